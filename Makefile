@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#
+# sysfs-observe: `make` builds everything, `make check` tests everything,
+# `make run TEST=0028` does the main job (natively when this machine can,
+# else in the guest).  `make help` lists the rest.
+
+O       ?= build
+CACHE   ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/sysfs-observe
+V       ?= 0
+ifeq ($(V),0)
+Q       := @
+msg      = @printf '  %-8s %s\n' "$(1)" "$(2)";
+else
+Q       :=
+msg      =
+endif
+
+CC      ?= cc
+CLANG   ?= clang
+BPFTOOL ?= bpftool
+ARCH    := x86
+
+# The guest kernel (Debian's cloud kernel), fetched once into $(CACHE).
+# Expanded at most once, and only by the rules that need it.
+GUEST_DIR  = $(eval GUEST_DIR := $(shell scripts/guest-kernel.sh $(CACHE)))$(GUEST_DIR)
+GUEST_KDIR = $(GUEST_DIR)/kdir
+
+# KDIR: what `make module` builds against.  The running kernel's headers
+# when they are installed, else the guest's.
+NATIVE_KDIR := /lib/modules/$(shell uname -r)/build
+ifneq ($(wildcard $(NATIVE_KDIR)/Makefile),)
+KDIR ?= $(NATIVE_KDIR)
+else
+KDIR ?= $(GUEST_KDIR)
+endif
+# The guest boots KERNEL and loads modules built against VM_KDIR: the
+# Debian guest kernel unless KERNEL= and KDIR= name another one.
+ifneq ($(filter command line environment,$(origin KDIR)),)
+VM_KDIR ?= $(KDIR)
+else
+VM_KDIR ?= $(GUEST_KDIR)
+endif
+KERNEL  ?= $(GUEST_DIR)/vmlinuz
+# Modules of the guest kernel (virtio for the output disk), if it has any.
+VM_MODROOT ?= $(if $(filter $(GUEST_DIR)/vmlinuz,$(KERNEL)),$(GUEST_DIR)/root)
+VM_TIMEOUT ?= 300
+VM_FILES   ?=
+VM_OUT     ?=
+CMD        ?= sysfs-observe --version
+
+# --- user space -------------------------------------------------------
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	    -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS   ?= -O2 -g
+USER_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
+	      -Iuser -Ibpf -I$(O)/bpf
+# Static, so the binary runs in the guest's busybox initramfs as it is.
+USER_LIBS := -static -lbpf -lelf -lz -lzstd -lpthread
+
+# Pure logic: no libbpf, no syscalls beyond stdio; unit-tested on the host.
+USER_LOGIC := $(sort $(wildcard user/cli/*.c user/trace/*.c \
+		user/analysis/*.c user/report/*.c))
+# Kernel-facing code and the entry point.
+USER_KERNEL := $(sort $(wildcard user/kernel/*.c user/scenarios/*.c)) \
+	       user/main.c
+BPF_SRCS    := $(sort $(wildcard bpf/*.bpf.c))
+BPF_OBJS    := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
+BPF_SKELS   := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.skel.h,$(BPF_SRCS))
+
+LOGIC_OBJS  := $(patsubst user/%.c,$(O)/user/%.o,$(USER_LOGIC))
+KERNEL_OBJS := $(patsubst user/%.c,$(O)/user/%.o,$(USER_KERNEL))
+BIN         := $(O)/bin/sysfs-observe
+
+UNIT_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS   := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
+ASAN_BINS   := $(patsubst tests/unit/%.c,$(O)/asan/%,$(UNIT_SRCS))
+ASAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	       -fno-sanitize-recover=all
+ASAN_LOGIC  := $(patsubst user/%.c,$(O)/asan/user/%.o,$(USER_LOGIC))
+
+MODULE_SRCS := $(wildcard module/*.c module/*.h) module/Kbuild
+
+.DELETE_ON_ERROR:
+.SECONDARY: $(BPF_OBJS) $(BPF_SKELS)
+.PHONY: all deps kernel kdir module vm vm-base run check unit asan spdx \
+	guest-check vmlinux-h bench clean distclean help
+
+all: $(BIN) module
+
+help:
+	@sed -n 's/^## \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+
+## Targets:
+##   make                  build sysfs-observe, the BPF objects, test_sysfs.ko
+##   make check            all tests: SPDX, unit, ASan+UBSan, guest tests
+##   make run TEST=0028    the main job: natively with root+BTF, else guest
+##   make vm CMD='...'     boot the guest, run CMD as root, exit with status
+##        VM_FILES=DIR     ... with DIR's files at /mnt/files
+##        VM_OUT=DIR       ... and the guest's /mnt/out copied to DIR
+##        VM_TIMEOUT=S     ... kill a hung guest after S s (exit 124)
+##        KERNEL=bzImage KDIR=DIR   ... boot another kernel
+##   make kdir             print the guest kernel's build dir (for M= builds)
+##   make module           test_sysfs.ko against KDIR ($(O)/module)
+##   make vmlinux-h [BTF=/sys/kernel/btf/vmlinux]   regenerate vmlinux.h
+##   make bench            throughput and overhead figures (guest)
+##   make clean            remove $(O)/ (the download cache stays)
+
+# --- dependencies -----------------------------------------------------
+$(O)/.deps: scripts/deps.sh
+	$(Q)mkdir -p $(O)
+	$(Q)scripts/deps.sh
+	$(Q)touch $@
+deps: $(O)/.deps
+
+kernel: $(O)/.deps
+	@echo $(GUEST_DIR)
+kdir: $(O)/.deps
+	@echo $(abspath $(GUEST_KDIR))
+
+# --- BPF --------------------------------------------------------------
+$(O)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/vmlinux.h | $(O)/.deps
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
+		-Wall -Werror -Ivmlinux -Ibpf -c $< -o $@
+
+$(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< >$@
+
+# --- user space -------------------------------------------------------
+$(O)/user/%.o: user/%.c $(BPF_SKELS) $(wildcard user/*/*.h user/*.h bpf/*.h)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(BIN): $(LOGIC_OBJS) $(KERNEL_OBJS)
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $^ $(USER_LIBS) -o $@
+
+# --- module -----------------------------------------------------------
+# Built in a copy of module/ so that one source tree serves several kernels.
+define module_rule
+$(1)/test_sysfs.ko: $(MODULE_SRCS) | $(O)/.deps
+	$$(call msg,MODULE,$$@ [$$(notdir $$(realpath $(2)))])
+	$(Q)mkdir -p $(1)
+	$(Q)cp $(MODULE_SRCS) $(1)/
+	$(Q)$$(MAKE) -s -C $(2) M=$$(abspath $(1)) modules
+endef
+$(eval $(call module_rule,$(O)/module,$$(KDIR)))
+$(eval $(call module_rule,$(O)/guest/module,$$(VM_KDIR)))
+module: $(O)/module/test_sysfs.ko
+
+# --- guest ------------------------------------------------------------
+VM_BASE := $(O)/guest/base.cpio
+$(VM_BASE): $(BIN) $(O)/guest/module/test_sysfs.ko scripts/mkinitramfs.sh \
+	    scripts/guest/init | $(O)/.deps
+	$(call msg,CPIO,$@)
+	$(Q)scripts/mkinitramfs.sh $@ \
+		"$$(modinfo -F vermagic $(O)/guest/module/test_sysfs.ko | cut -d" " -f1)" \
+		"$(VM_MODROOT)" $(O)/bin $(O)/guest/module/test_sysfs.ko
+vm-base: $(VM_BASE)
+
+vm: $(VM_BASE)
+	$(Q)scripts/vm.sh -k $(KERNEL) -i $(VM_BASE) -t $(VM_TIMEOUT) \
+		$(if $(VM_FILES),-f $(VM_FILES)) $(if $(VM_OUT),-o $(VM_OUT)) \
+		-- '$(subst ','\'',$(CMD))'
+
+# --- vmlinux.h --------------------------------------------------------
+# From a BTF file (BTF=/sys/kernel/btf/vmlinux), else from the guest's.
+vmlinux-h: $(VM_BASE)
+ifneq ($(BTF),)
+	$(Q)$(BPFTOOL) btf dump file $(BTF) format c >vmlinux/vmlinux.h
+else
+	$(Q)scripts/vm.sh -k $(KERNEL) -i $(VM_BASE) -t 120 -o $(O)/btf \
+		-- 'cp /sys/kernel/btf/vmlinux /mnt/out/vmlinux.btf'
+	$(Q)$(BPFTOOL) btf dump file $(O)/btf/vmlinux.btf format c \
+		>vmlinux/vmlinux.h
+endif
+	@echo "vmlinux/vmlinux.h: $$(wc -l <vmlinux/vmlinux.h) lines"
+
+# --- tests ------------------------------------------------------------
+$(O)/tests/%: tests/unit/%.c $(LOGIC_OBJS) $(wildcard tests/unit/*.h)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -Itests/unit $< $(LOGIC_OBJS) -lcmocka -o $@
+
+$(O)/asan/user/%.o: user/%.c $(BPF_SKELS) $(wildcard user/*/*.h bpf/*.h)
+	$(call msg,CC-ASAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $(ASAN_FLAGS) -c $< -o $@
+
+$(O)/asan/%: tests/unit/%.c $(ASAN_LOGIC) $(wildcard tests/unit/*.h)
+	$(call msg,CC-ASAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) $(ASAN_FLAGS) -Itests/unit $< $(ASAN_LOGIC) \
+		-lcmocka -o $@
+
+unit: $(UNIT_BINS)
+asan: $(ASAN_BINS)
+
+# Every test, host and guest; the runner prints `N passed, N failed`.
+check: $(BIN) $(UNIT_BINS) $(ASAN_BINS) $(VM_BASE)
+	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) \
+		VM_TIMEOUT=$(VM_TIMEOUT) tests/run.sh $(CHECKS)
+
+run: $(BIN) $(O)/module/test_sysfs.ko
+	$(Q)O=$(O) KERNEL=$(KERNEL) TEST=$(TEST) scripts/run.sh
+
+bench: $(VM_BASE)
+	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) tests/bench/run.sh
+
+clean:
+	$(Q)rm -rf $(O)
+distclean: clean
+	@echo "the download cache stays in $(CACHE); remove it by hand"

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#
+# Boot the test guest under QEMU (TCG), run one command in it as root, and
+# exit with that command's status.
+#
+#   vm.sh -k KERNEL_IMAGE -i BASE.cpio [-f FILES_DIR] [-o OUT_DIR]
+#         [-t TIMEOUT_S] [-l LOG] -- COMMAND
+#
+# Exit status: the guest command's, or
+#   124  the guest did not finish within TIMEOUT_S (hung): QEMU killed
+#   125  the guest died without an exit status (panic, crash, bad boot)
+# Both are reported on stderr; neither is a test result.
+set -euo pipefail
+
+usage() {
+	sed -n '4,12s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+kernel= base= files= outdir= timeout=${VM_TIMEOUT:-300} log=
+while getopts "k:i:f:o:t:l:" opt; do
+	case $opt in
+	k) kernel=$OPTARG ;;
+	i) base=$OPTARG ;;
+	f) files=$OPTARG ;;
+	o) outdir=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	l) log=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = "--" ] && shift
+[ -n "$kernel" ] && [ -n "$base" ] && [ $# -gt 0 ] || usage
+cmd="$*"
+
+[ -e "$kernel" ] || {
+	echo "vm: no kernel image at $kernel: run 'make kernel' or pass KERNEL=" >&2
+	exit 2
+}
+case $timeout in
+''|*[!0-9]*) echo "vm: VM_TIMEOUT must be whole seconds, not '$timeout'" >&2
+	     exit 2 ;;
+esac
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/sysfs-observe-vm.XXXXXX")
+qpid=
+cleanup() {
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill -TERM "$qpid" 2>/dev/null || true
+		sleep 1
+		kill -KILL "$qpid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "vm: interrupted: QEMU stopped" >&2; exit 130' INT TERM
+[ -n "$log" ] || log=$work/console.log
+
+# The command and the extra files ride in a second cpio appended to the
+# base one: the kernel unpacks concatenated archives in order.
+mkdir -p "$work/extra/etc/vm" "$work/extra/mnt/files"
+printf '%s\n' "$cmd" >"$work/extra/etc/vm/cmd"
+if [ -n "$files" ]; then
+	[ -d "$files" ] || { echo "vm: VM_FILES=$files is not a directory" >&2
+			     exit 2; }
+	cp -a "$files"/. "$work/extra/mnt/files/"
+fi
+qemu_disk=()
+if [ -n "$outdir" ]; then
+	touch "$work/extra/etc/vm/out"
+	truncate -s 256M "$work/out.img"
+	qemu_disk=(-drive "file=$work/out.img,format=raw,if=virtio")
+fi
+(cd "$work/extra" && find . | cpio -o -H newc --quiet --owner=0:0) \
+	>"$work/extra.cpio"
+cat "$base" "$work/extra.cpio" >"$work/initrd"
+
+# TCG: no KVM here.  -no-reboot turns the panic=-1 reboot into an exit.
+# The console goes to our stdout and, through QEMU's own logfile, to $log.
+start=$(date +%s.%N)
+qemu-system-x86_64 -machine pc,accel=tcg -cpu max -smp 2 -m 1G \
+	-display none -monitor none -no-reboot \
+	-chardev "stdio,id=con,signal=off,logfile=$log" -serial chardev:con \
+	-kernel "$kernel" -initrd "$work/initrd" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off tsc=unstable" \
+	"${qemu_disk[@]}" </dev/null &
+qpid=$!
+
+# Wait for QEMU or the deadline, whichever comes first.
+deadline=$(( $(date +%s) + timeout ))
+while kill -0 "$qpid" 2>/dev/null; do
+	if [ "$(date +%s)" -ge "$deadline" ]; then
+		kill -TERM "$qpid" 2>/dev/null || true
+		sleep 2
+		kill -KILL "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+		qpid=
+		echo >&2
+		echo "vm: guest hung: no exit status after ${timeout} s" \
+		     "(VM_TIMEOUT); QEMU killed. Console log: kept below." >&2
+		tr -d '\r' <"$log" | tail -n 20 | sed 's/^/vm:   /' >&2
+		exit 124
+	fi
+	sleep 0.2
+done
+wait "$qpid" && qrc=0 || qrc=$?
+qpid=
+
+rc=$(tr -d '\r' <"$log" | sed -n 's/^@@vm-exit \([0-9]*\)@@$/\1/p' | tail -n1)
+if [ -z "$rc" ]; then
+	why="QEMU exit status $qrc"
+	grep -q 'Kernel panic' "$log" && why="kernel panic"
+	echo "vm: guest died without an exit status ($why)" >&2
+	exit 125
+fi
+
+if [ -n "$outdir" ]; then
+	mkdir -p "$outdir"
+	if grep -q '@@vm-out ok@@' "$log"; then
+		tar -C "$outdir" --no-overwrite-dir -xf "$work/out.img" 2>/dev/null ||
+			echo "vm: could not unpack the guest's /mnt/out" >&2
+	else
+		echo "vm: the guest wrote no /mnt/out archive" >&2
+	fi
+fi
+up=$(tr -d '\r' <"$log" | sed -n 's/^@@vm-up \([0-9.]*\)@@$/\1/p')
+end=$(date +%s.%N)
+printf 'vm: exit %s; kernel to userspace %s s; whole run %.1f s\n' \
+	"$rc" "${up:-?}" "$(awk -v a="$start" -v b="$end" 'BEGIN{print b-a}')" >&2
+exit "$rc"
