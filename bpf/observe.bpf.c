@@ -1,41 +1,586 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
- * sysfs-observe's probes.  This first program only counts writes to kernfs
- * files; it proves the build, CO-RE and the guest end to end.
+ * sysfs-observe's probes (design.md §3, §4).  Each kernel function has
+ * an fentry/fexit pair and a kprobe/kretprobe pair doing the same work
+ * through one handler; the loader keeps one pair per function (the
+ * fentry one where BTF allows) and turns the other's autoload off.
+ * kretprobes cannot see arguments, so their entry half stashes them in
+ * the task's state.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 #include "observe.h"
+#include "state.bpf.h"
+#include "held_set.bpf.h"
+#include "names.bpf.h"
 
-char LICENSE[] SEC("license") = "Dual BSD/GPL";
+char LICENSE[] SEC("license") = "GPL";
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SO_CNT_NR);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
+/* ---- kernfs: writes, active references, drains ---------------------- */
 
-static __always_inline void count(__u32 idx)
+static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
+					  struct iov_iter *iter)
 {
-	__u64 *val = bpf_map_lookup_elem(&counters, &idx);
+	struct kernfs_open_file *of;
+	struct task_state *ts;
+	struct kernfs_node *kn;
+	struct scratch *s;
+	__u64 class_id;
 
-	if (val)
-		(*val)++;
+	count(SO_CNT_KERNFS_WRITE);
+	ts = context_enter();
+	s = get_scratch();
+	if (!ts || !s)
+		return 0;
+	of = BPF_CORE_READ(iocb, ki_filp, private_data);
+	kn = BPF_CORE_READ(of, kn);
+	class_id = kn_class(kn, s->name);
+	ts->write_kn = (__u64)kn;
+	ts->write_ts = bpf_ktime_get_ns();
+	emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
+	     BPF_CORE_READ(iter, count), 0, s->name, false);
+	return 0;
+}
+
+static __always_inline int on_write_exit(void *ctx, long ret)
+{
+	struct task_state *ts = task_observed();
+
+	if (!ts)
+		return 0;
+	emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0,
+	     bpf_ktime_get_ns() - ts->write_ts, ret, NULL, false);
+	ts->write_kn = 0;
+	context_exit(ts);
+	return 0;
 }
 
 SEC("fentry/kernfs_fop_write_iter")
 int BPF_PROG(fentry_kernfs_fop_write_iter, struct kiocb *iocb,
 	     struct iov_iter *iter)
 {
-	count(SO_CNT_KERNFS_WRITE);
-	return 0;
+	return on_write_entry(ctx, iocb, iter);
+}
+
+SEC("fexit/kernfs_fop_write_iter")
+int BPF_PROG(fexit_kernfs_fop_write_iter, struct kiocb *iocb,
+	     struct iov_iter *iter, long ret)
+{
+	return on_write_exit(ctx, ret);
 }
 
 SEC("kprobe/kernfs_fop_write_iter")
-int BPF_KPROBE(kprobe_kernfs_fop_write_iter)
+int BPF_KPROBE(kprobe_kernfs_fop_write_iter, struct kiocb *iocb,
+	       struct iov_iter *iter)
 {
-	count(SO_CNT_KERNFS_WRITE);
+	return on_write_entry(ctx, iocb, iter);
+}
+
+SEC("kretprobe/kernfs_fop_write_iter")
+int BPF_KRETPROBE(kretprobe_kernfs_fop_write_iter, long ret)
+{
+	return on_write_exit(ctx, ret);
+}
+
+/* Reads are a context too: show() runs under an active reference. */
+static __always_inline int on_read_entry(void)
+{
+	context_enter();
 	return 0;
 }
+
+static __always_inline int on_read_exit(void)
+{
+	struct task_state *ts = task_observed();
+
+	if (ts)
+		context_exit(ts);
+	return 0;
+}
+
+SEC("fentry/kernfs_fop_read_iter")
+int BPF_PROG(fentry_kernfs_fop_read_iter)
+{
+	return on_read_entry();
+}
+
+SEC("fexit/kernfs_fop_read_iter")
+int BPF_PROG(fexit_kernfs_fop_read_iter)
+{
+	return on_read_exit();
+}
+
+SEC("kprobe/kernfs_fop_read_iter")
+int BPF_KPROBE(kprobe_kernfs_fop_read_iter)
+{
+	return on_read_entry();
+}
+
+SEC("kretprobe/kernfs_fop_read_iter")
+int BPF_KRETPROBE(kretprobe_kernfs_fop_read_iter)
+{
+	return on_read_exit();
+}
+
+static __always_inline int on_get_active_exit(void *ctx,
+					      struct kernfs_node *kn,
+					      bool got)
+{
+	struct task_state *ts = task_observed();
+	struct scratch *s = get_scratch();
+	__u64 class_id;
+
+	if (!ts || !s || !kn)
+		return 0;
+	class_id = kn_class(kn, s->name);
+	if (got) {
+		held_attempt(ctx, ts, class_id, SO_HOLD_READ, s->name);
+		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, s->name);
+	}
+	emit(ctx, SO_EV_KN_GET_ACTIVE, (__u64)kn, class_id, 0, got, s->name,
+	     false);
+	return 0;
+}
+
+SEC("fexit/kernfs_get_active")
+int BPF_PROG(fexit_kernfs_get_active, struct kernfs_node *kn,
+	     struct kernfs_node *ret)
+{
+	return on_get_active_exit(ctx, kn, ret != NULL);
+}
+
+SEC("kprobe/kernfs_get_active")
+int BPF_KPROBE(kprobe_kernfs_get_active, struct kernfs_node *kn)
+{
+	struct task_state *ts = task_observed();
+
+	if (ts)
+		ts->stash_obj = (__u64)kn;
+	return 0;
+}
+
+SEC("kretprobe/kernfs_get_active")
+int BPF_KRETPROBE(kretprobe_kernfs_get_active, struct kernfs_node *ret)
+{
+	struct task_state *ts = task_observed();
+
+	if (!ts)
+		return 0;
+	return on_get_active_exit(ctx, (void *)ts->stash_obj, ret != NULL);
+}
+
+static __always_inline int on_put_active(void *ctx, struct kernfs_node *kn)
+{
+	struct task_state *ts = task_observed();
+	__u64 held_ns;
+
+	if (!ts || !kn)
+		return 0;
+	held_ns = held_pop(ts, 0, (__u64)kn);
+	if (held_ns)
+		emit(ctx, SO_EV_KN_PUT_ACTIVE, (__u64)kn, 0, held_ns, 0,
+		     NULL, false);
+	return 0;
+}
+
+SEC("fentry/kernfs_put_active")
+int BPF_PROG(fentry_kernfs_put_active, struct kernfs_node *kn)
+{
+	return on_put_active(ctx, kn);
+}
+
+SEC("kprobe/kernfs_put_active")
+int BPF_KPROBE(kprobe_kernfs_put_active, struct kernfs_node *kn)
+{
+	return on_put_active(ctx, kn);
+}
+
+/*
+ * Entering kernfs_drain() is the write-side attempt whether or not it then
+ * waits (design.md §3): it returns early when nobody holds a reference.
+ */
+static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
+{
+	struct task_state *ts = task_observed();
+	struct scratch *s = get_scratch();
+	__u64 class_id;
+	int active;
+
+	if (!ts || !s || !kn)
+		return 0;
+	class_id = kn_class(kn, s->name);
+	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
+	ts->drain_ts = bpf_ktime_get_ns();
+	active = BPF_CORE_READ(kn, active.counter);
+	emit(ctx, SO_EV_KN_DRAIN_BEGIN, (__u64)kn, class_id, (__u32)active,
+	     0, s->name, true);
+	return 0;
+}
+
+static __always_inline int on_drain_exit(void *ctx, struct kernfs_node *kn)
+{
+	struct task_state *ts = task_observed();
+
+	if (!ts)
+		return 0;
+	emit(ctx, SO_EV_KN_DRAIN_END, (__u64)kn, 0,
+	     bpf_ktime_get_ns() - ts->drain_ts, 0, NULL, false);
+	return 0;
+}
+
+SEC("fentry/kernfs_drain")
+int BPF_PROG(fentry_kernfs_drain, struct kernfs_node *kn)
+{
+	return on_drain_entry(ctx, kn);
+}
+
+SEC("fexit/kernfs_drain")
+int BPF_PROG(fexit_kernfs_drain, struct kernfs_node *kn)
+{
+	return on_drain_exit(ctx, kn);
+}
+
+SEC("kprobe/kernfs_drain")
+int BPF_KPROBE(kprobe_kernfs_drain, struct kernfs_node *kn)
+{
+	struct task_state *ts = task_observed();
+
+	if (ts)
+		ts->stash_obj = (__u64)kn;
+	return on_drain_entry(ctx, kn);
+}
+
+SEC("kretprobe/kernfs_drain")
+int BPF_KRETPROBE(kretprobe_kernfs_drain)
+{
+	struct task_state *ts = task_observed();
+
+	return ts ? on_drain_exit(ctx, (void *)ts->stash_obj) : 0;
+}
+
+/* ---- module references: the gates ----------------------------------- */
+
+static __always_inline int on_try_module_get_exit(void *ctx,
+						  struct module *mod, bool got)
+{
+	struct task_state *ts;
+	struct scratch *s;
+	__u64 class_id;
+
+	if (!mod)	/* very common: built-in code passes NULL */
+		return 0;
+	ts = task_observed();
+	s = get_scratch();
+	if (!ts || !s)
+		return 0;
+	class_id = mod_class(mod, s->name);
+	if (filter_mod_class && class_id != filter_mod_class)
+		return 0;
+	if (got)
+		held_push(ts, class_id, (__u64)mod, SO_HOLD_READ, s->name);
+	emit(ctx, SO_EV_MOD_GET, (__u64)mod, class_id, 0, got, s->name,
+	     false);
+	return 0;
+}
+
+SEC("fexit/try_module_get")
+int BPF_PROG(fexit_try_module_get, struct module *mod, bool ret)
+{
+	return on_try_module_get_exit(ctx, mod, ret);
+}
+
+SEC("kprobe/try_module_get")
+int BPF_KPROBE(kprobe_try_module_get, struct module *mod)
+{
+	struct task_state *ts;
+
+	if (!mod)
+		return 0;
+	ts = task_observed();
+	if (ts)
+		ts->stash_obj = (__u64)mod;
+	return 0;
+}
+
+SEC("kretprobe/try_module_get")
+int BPF_KRETPROBE(kretprobe_try_module_get, bool ret)
+{
+	struct task_state *ts = task_observed();
+
+	if (!ts || !ts->stash_obj)
+		return 0;
+	on_try_module_get_exit(ctx, (void *)ts->stash_obj, ret);
+	ts->stash_obj = 0;
+	return 0;
+}
+
+static __always_inline int on_module_put(void *ctx, struct module *mod)
+{
+	struct task_state *ts;
+	struct scratch *s;
+	__u64 class_id;
+
+	if (!mod)
+		return 0;
+	ts = task_observed();
+	s = get_scratch();
+	if (!ts || !s)
+		return 0;
+	class_id = mod_class(mod, s->name);
+	if (filter_mod_class && class_id != filter_mod_class)
+		return 0;
+	held_pop(ts, 0, (__u64)mod);
+	emit(ctx, SO_EV_MOD_PUT, (__u64)mod, class_id, 0, 0, s->name, false);
+	return 0;
+}
+
+SEC("fentry/module_put")
+int BPF_PROG(fentry_module_put, struct module *mod)
+{
+	return on_module_put(ctx, mod);
+}
+
+SEC("kprobe/module_put")
+int BPF_KPROBE(kprobe_module_put, struct module *mod)
+{
+	return on_module_put(ctx, mod);
+}
+
+/* ---- module load and removal ---------------------------------------- */
+
+static __always_inline int on_finit_entry(void *ctx)
+{
+	struct task_state *ts = context_enter();
+
+	if (!ts)
+		return 0;
+	ts->load_ts = bpf_ktime_get_ns();
+	emit(ctx, SO_EV_MOD_LOAD_BEGIN, 0, 0, 0, 0, NULL, false);
+	return 0;
+}
+
+static __always_inline int on_finit_exit(void *ctx, long ret)
+{
+	struct task_state *ts = task_observed();
+
+	if (!ts)
+		return 0;
+	emit(ctx, SO_EV_MOD_LOAD_END, 0, 0, bpf_ktime_get_ns() - ts->load_ts,
+	     ret, NULL, false);
+	context_exit(ts);
+	return 0;
+}
+
+SEC("fentry/__x64_sys_finit_module")
+int BPF_PROG(fentry___x64_sys_finit_module)
+{
+	return on_finit_entry(ctx);
+}
+
+SEC("fexit/__x64_sys_finit_module")
+int BPF_PROG(fexit___x64_sys_finit_module, const struct pt_regs *regs,
+	     long ret)
+{
+	return on_finit_exit(ctx, ret);
+}
+
+SEC("kprobe/__x64_sys_finit_module")
+int BPF_KPROBE(kprobe___x64_sys_finit_module)
+{
+	return on_finit_entry(ctx);
+}
+
+SEC("kretprobe/__x64_sys_finit_module")
+int BPF_KRETPROBE(kretprobe___x64_sys_finit_module, long ret)
+{
+	return on_finit_exit(ctx, ret);
+}
+
+static __always_inline int on_delete_entry(void *ctx, const char *uname)
+{
+	struct task_state *ts = context_enter();
+	struct scratch *s = get_scratch();
+	__u64 class_id;
+
+	if (!ts || !s)
+		return 0;
+	class_id = mod_class_user(uname, s->name);
+	ts->deleting = class_id;
+	ts->going = 0;
+	ts->load_ts = bpf_ktime_get_ns();
+	emit(ctx, SO_EV_MOD_DELETE_BEGIN, 0, class_id, 0, 0, s->name, false);
+	return 0;
+}
+
+static __always_inline int on_delete_exit(void *ctx, long ret)
+{
+	struct task_state *ts = task_observed();
+
+	if (!ts)
+		return 0;
+	emit(ctx, SO_EV_MOD_DELETE_END, 0, ts->deleting,
+	     bpf_ktime_get_ns() - ts->load_ts, ret, NULL, false);
+	ts->deleting = 0;
+	ts->going = 0;
+	context_exit(ts);
+	return 0;
+}
+
+SEC("fentry/__x64_sys_delete_module")
+int BPF_PROG(fentry___x64_sys_delete_module, const struct pt_regs *regs)
+{
+	return on_delete_entry(ctx, (const char *)PT_REGS_PARM1_CORE(regs));
+}
+
+SEC("fexit/__x64_sys_delete_module")
+int BPF_PROG(fexit___x64_sys_delete_module, const struct pt_regs *regs,
+	     long ret)
+{
+	return on_delete_exit(ctx, ret);
+}
+
+SEC("kprobe/__x64_sys_delete_module")
+int BPF_KPROBE(kprobe___x64_sys_delete_module, const struct pt_regs *regs)
+{
+	return on_delete_entry(ctx, (const char *)PT_REGS_PARM1_CORE(regs));
+}
+
+SEC("kretprobe/__x64_sys_delete_module")
+int BPF_KRETPROBE(kretprobe___x64_sys_delete_module, long ret)
+{
+	return on_delete_exit(ctx, ret);
+}
+
+/* ---- device removal ------------------------------------------------- */
+
+static __always_inline int on_del_gendisk_entry(void *ctx,
+						struct gendisk *disk)
+{
+	struct task_state *ts = context_enter();
+	struct scratch *s = get_scratch();
+
+	if (!ts || !s)
+		return 0;
+	ts->gendisk_ts = bpf_ktime_get_ns();
+	BPF_CORE_READ_STR_INTO((char (*)[32])s->name, disk, disk_name);
+	emit(ctx, SO_EV_DEL_GENDISK_BEGIN, (__u64)disk, 0, 0, 0, s->name,
+	     false);
+	return 0;
+}
+
+static __always_inline int on_del_gendisk_exit(void *ctx)
+{
+	struct task_state *ts = task_observed();
+
+	if (!ts)
+		return 0;
+	emit(ctx, SO_EV_DEL_GENDISK_END, 0, 0,
+	     bpf_ktime_get_ns() - ts->gendisk_ts, 0, NULL, false);
+	context_exit(ts);
+	return 0;
+}
+
+SEC("fentry/del_gendisk")
+int BPF_PROG(fentry_del_gendisk, struct gendisk *disk)
+{
+	return on_del_gendisk_entry(ctx, disk);
+}
+
+SEC("fexit/del_gendisk")
+int BPF_PROG(fexit_del_gendisk)
+{
+	return on_del_gendisk_exit(ctx);
+}
+
+SEC("kprobe/del_gendisk")
+int BPF_KPROBE(kprobe_del_gendisk, struct gendisk *disk)
+{
+	return on_del_gendisk_entry(ctx, disk);
+}
+
+SEC("kretprobe/del_gendisk")
+int BPF_KRETPROBE(kretprobe_del_gendisk)
+{
+	return on_del_gendisk_exit(ctx);
+}
+
+static __always_inline int on_misc_dereg_entry(void *ctx,
+					       struct miscdevice *misc)
+{
+	struct task_state *ts = context_enter();
+	struct scratch *s = get_scratch();
+
+	if (!ts || !s)
+		return 0;
+	ts->misc_ts = bpf_ktime_get_ns();
+	s->name[0] = 0;
+	bpf_probe_read_kernel_str(s->name, 32, BPF_CORE_READ(misc, name));
+	emit(ctx, SO_EV_MISC_DEREG_BEGIN, (__u64)misc, 0, 0, 0, s->name,
+	     false);
+	return 0;
+}
+
+static __always_inline int on_misc_dereg_exit(void *ctx)
+{
+	struct task_state *ts = task_observed();
+
+	if (!ts)
+		return 0;
+	emit(ctx, SO_EV_MISC_DEREG_END, 0, 0,
+	     bpf_ktime_get_ns() - ts->misc_ts, 0, NULL, false);
+	context_exit(ts);
+	return 0;
+}
+
+SEC("fentry/misc_deregister")
+int BPF_PROG(fentry_misc_deregister, struct miscdevice *misc)
+{
+	return on_misc_dereg_entry(ctx, misc);
+}
+
+SEC("fexit/misc_deregister")
+int BPF_PROG(fexit_misc_deregister)
+{
+	return on_misc_dereg_exit(ctx);
+}
+
+SEC("kprobe/misc_deregister")
+int BPF_KPROBE(kprobe_misc_deregister, struct miscdevice *misc)
+{
+	return on_misc_dereg_entry(ctx, misc);
+}
+
+SEC("kretprobe/misc_deregister")
+int BPF_KRETPROBE(kretprobe_misc_deregister)
+{
+	return on_misc_dereg_exit(ctx);
+}
+
+/* debugfs writes (reset_first_test_dev) remove devices under locks. */
+SEC("fentry/full_proxy_write")
+int BPF_PROG(fentry_full_proxy_write)
+{
+	return on_read_entry();
+}
+
+SEC("fexit/full_proxy_write")
+int BPF_PROG(fexit_full_proxy_write)
+{
+	return on_read_exit();
+}
+
+SEC("kprobe/full_proxy_write")
+int BPF_KPROBE(kprobe_full_proxy_write)
+{
+	return on_read_entry();
+}
+
+SEC("kretprobe/full_proxy_write")
+int BPF_KRETPROBE(kretprobe_full_proxy_write)
+{
+	return on_read_exit();
+}
+
+#include "locks.bpf.h"

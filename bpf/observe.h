@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
- * The one ABI between bpf/ and user/: counters, events and map keys.
- * Plain fixed-width types only; both sides include this file.
+ * The one ABI between bpf/ and user/: events on the ring buffer, the edge
+ * table's key and value, counters.  Plain fixed-width types only; both
+ * sides include this file, and the trace file stores these records as-is
+ * (little endian, x86_64), so a change here bumps SO_ABI_VERSION.
  */
 #ifndef SYSFS_OBSERVE_H
 #define SYSFS_OBSERVE_H
@@ -10,9 +12,149 @@
 #include <linux/types.h>
 #endif
 
+#define SO_ABI_VERSION		1
+#define SO_COMM_LEN		16
+#define SO_NAME_LEN		64	/* "<parent>/<attr>", module, disk, lock */
+#define SO_HELD_MAX		8	/* held-set slots per task */
+#define SO_GATES_MAX		4	/* module refs recorded on one edge */
+
+/*
+ * Resource classes.  A class id is a 64-bit value whose top byte says the
+ * kind and whose rest is a hash of the class name (kn, named mutex,
+ * module) or an address (a lock nobody named: its static symbol is found
+ * through kallsyms).  Ids survive a module reload wherever names do.
+ */
+enum so_class_kind {
+	SO_CLASS_NONE	= 0,
+	SO_CLASS_KN	= 1,	/* kernfs node: active ref (read) / drain (write) */
+	SO_CLASS_MUTEX	= 2,	/* mutex named by __mutex_init */
+	SO_CLASS_LOCK	= 3,	/* mutex known only by address (static) */
+	SO_CLASS_RTNL	= 4,	/* rtnl_mutex through rtnl_lock() */
+	SO_CLASS_MOD	= 5,	/* module: try_module_get ref / GOING */
+};
+#define SO_CLASS_SHIFT		56
+#define SO_CLASS_KIND(id)	((__u32)((id) >> SO_CLASS_SHIFT))
+#define SO_CLASS_MAKE(kind, v)	(((__u64)(kind) << SO_CLASS_SHIFT) | \
+				 ((v) & ((1ULL << SO_CLASS_SHIFT) - 1)))
+
+/* How a held-set entry or edge target was taken. */
+enum so_hold_mode {
+	SO_HOLD_READ	= 1,	/* kernfs active ref, module ref */
+	SO_HOLD_WRITE	= 2,	/* mutex, drain, module removal (GOING) */
+};
+
+enum so_event_type {
+	SO_EV_KN_WRITE_BEGIN = 1, /* obj kn, arg len, name kn */
+	SO_EV_KN_WRITE_END,	/* obj kn, ret bytes or -errno */
+	SO_EV_KN_GET_ACTIVE,	/* obj kn, ret 1 got / 0 refused (removed) */
+	SO_EV_KN_PUT_ACTIVE,	/* obj kn */
+	SO_EV_KN_DRAIN_BEGIN,	/* obj kn, arg active count at entry */
+	SO_EV_KN_DRAIN_END,	/* obj kn, arg ns spent */
+	SO_EV_MOD_GET,		/* obj module, ret 1 got / 0 refused, name */
+	SO_EV_MOD_PUT,		/* obj module, name */
+	SO_EV_MOD_LOAD_BEGIN,	/* finit_module entry; name unknown: empty */
+	SO_EV_MOD_LOAD_END,	/* ret */
+	SO_EV_MOD_DELETE_BEGIN,	/* delete_module entry; name from user */
+	SO_EV_MOD_DELETE_END,	/* ret */
+	SO_EV_DEL_GENDISK_BEGIN, /* obj gendisk, name disk */
+	SO_EV_DEL_GENDISK_END,	/* arg ns spent */
+	SO_EV_MISC_DEREG_BEGIN,	/* obj miscdevice, name device */
+	SO_EV_MISC_DEREG_END,
+	SO_EV_LOCK_ACQUIRED,	/* obj lock, class, arg ns waited, name */
+	SO_EV_LOCK_RELEASED,	/* obj lock, class, arg ns held */
+	SO_EV_CONTENTION_BEGIN,	/* obj lock, arg flags */
+	SO_EV_CONTENTION_END,	/* obj lock, ret */
+	SO_EV_MUTEX_INIT,	/* obj lock, class, name "&x->y" */
+	SO_EV_EDGE,		/* a class pair seen for the first time */
+	SO_EV_NR,
+};
+
+/* so_event.flags */
+#define SO_EVF_TRYLOCK		0x1	/* mutex_trylock: never waits */
+#define SO_EVF_FAILED		0x2	/* acquisition failed (trylock, signal) */
+#define SO_EVF_GOING		0x4	/* task was removing a GOING module */
+
+/* One record on the ring buffer.  `name` depends on `type` (see above). */
+struct so_event {
+	__u64 ts_ns;		/* bpf_ktime_get_ns() */
+	__u32 type;		/* enum so_event_type */
+	__u32 cpu;
+	__u32 pid;		/* tgid */
+	__u32 tid;
+	char comm[SO_COMM_LEN];
+	__u64 obj;		/* kernel address of the object */
+	__u64 class_id;		/* resource class of obj, 0 if none */
+	__u64 arg;
+	__s64 ret;
+	__s32 stack_id;		/* kernel stack in `stacks`, <0 none */
+	__u32 flags;
+	char name[SO_NAME_LEN];
+};
+
+/*
+ * FNV-1a over a NUL-terminated name, folded to the 56 bits a class id has
+ * for its value.  Shared so that user space can compute the class of a
+ * name it was given (a --module filter, say) exactly as the probes do.
+ */
+static inline __u64 so_hash_name(const char *name, __u32 max)
+{
+	__u64 h = 0xcbf29ce484222325ULL;
+	__u32 i;
+
+	for (i = 0; i < max && i < SO_NAME_LEN; i++) {
+		if (!name[i])
+			break;
+		h ^= (unsigned char)name[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h & ((1ULL << SO_CLASS_SHIFT) - 1);
+}
+
+/* Edge table: held `from`, then acquired or started waiting for `to`. */
+/*
+ * The key carries a digest of the gates (try_module_get references and
+ * GOING module) the task had, so the same class pair taken once gated and
+ * once ungated is two edges: the ungated one must not hide behind the
+ * gated first sight.  0 = no gates.
+ */
+struct so_edge_key {
+	__u64 from_class;
+	__u64 to_class;
+	__u64 gate_ctx;
+};
+
+struct so_edge_val {
+	__u64 count;
+	__u64 first_ns;
+	__u32 first_tid;
+	__s32 stack_id;		/* stack of the first acquisition of `to` */
+	__u32 from_mode;	/* enum so_hold_mode */
+	__u32 to_mode;
+	/* Gates held by the task at first sight: try_module_get refs. */
+	__u64 gates[SO_GATES_MAX];	/* module class ids */
+	__u64 going;		/* module class id GOING in this task, or 0 */
+	char comm[SO_COMM_LEN];
+};
+
+/* An SO_EV_EDGE event carries the edge; name holds from's name. */
+struct so_edge_event {
+	struct so_event ev;	/* type SO_EV_EDGE, class_id = to_class */
+	struct so_edge_key key;
+	struct so_edge_val val;
+	char to_name[SO_NAME_LEN];
+};
+
 /* Indexes into the per-CPU counter array `counters`. */
 enum so_counter {
+	SO_CNT_EVENTS,		/* events submitted */
+	SO_CNT_RB_DROPS,	/* ring buffer full: event lost */
+	SO_CNT_HELD_FULL,	/* held set full: acquisition not tracked */
+	SO_CNT_EDGE_FULL,	/* edge table full: edge not counted */
+	SO_CNT_TASK_FULL,	/* task table full: task not tracked */
+	SO_CNT_CLASS_FULL,	/* lock-class table full */
+	SO_CNT_STACK_FAIL,	/* stack not captured */
 	SO_CNT_KERNFS_WRITE,	/* kernfs_fop_write_iter entries */
+	SO_CNT_MUTEX_CALLS,	/* mutex probe hits (all tasks), for overhead */
 	SO_CNT_NR,
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
- * sysfs-observe: foundation entry point.  Loads the counter program,
- * runs a command (or waits), and prints how many kernfs writes it saw.
+ * sysfs-observe: entry point.  Interim driver while the pipeline, the
+ * report and the runner land: --attach with a raw event stream.
  */
 #include <errno.h>
 #include <signal.h>
@@ -9,50 +9,119 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include "observe.h"
-#include "observe.skel.h"
+#include "kernel/loader.h"
+
+static volatile sig_atomic_t exiting;
+
+static void on_signal(int sig)
+{
+	exiting = 1;
+	signal(sig, SIG_DFL);	/* a second Ctrl-C kills */
+}
+
+static int print_record(void *ctx, const void *rec, size_t len)
+{
+	const struct so_event *ev = rec;
+	int *quiet = ctx;
+
+	if (len < sizeof(*ev) || *quiet)
+		return 0;
+	printf("%llu.%06llu %u %s/%u type=%u obj=%llx class=%llx arg=%llu "
+	       "ret=%lld name=%s\n",
+	       (unsigned long long)(ev->ts_ns / 1000000000ULL),
+	       (unsigned long long)(ev->ts_ns % 1000000000ULL / 1000),
+	       ev->cpu, ev->comm, ev->tid, ev->type,
+	       (unsigned long long)ev->obj, (unsigned long long)ev->class_id,
+	       (unsigned long long)ev->arg, (long long)ev->ret, ev->name);
+	if (ev->type == SO_EV_EDGE && len >= sizeof(struct so_edge_event)) {
+		const struct so_edge_event *ee = rec;
+
+		printf("  edge %s(%u) -> %s(%u) gates=%llx going=%llx\n",
+		       ee->ev.name, ee->val.from_mode, ee->to_name,
+		       ee->val.to_mode,
+		       (unsigned long long)ee->val.gates[0],
+		       (unsigned long long)ee->val.going);
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
-	struct observe_bpf *skel;
-	__u64 total = 0, *vals;
-	int ncpu, err, i;
-	__u32 key = SO_CNT_KERNFS_WRITE;
+	struct loader_opts opts = { .emit_events = true };
+	uint64_t cnt[SO_CNT_NR];
+	struct so_loader l;
+	double duration = 0;
+	int quiet = 0, rc, i, cmd_at = 0;
+	pid_t child = -1;
+	struct timespec t0, t;
 
-	if (argc > 1 && !strcmp(argv[1], "--version")) {
-		printf("sysfs-observe 0.1\n");
-		return 0;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--version")) {
+			printf("sysfs-observe 0.1\n");
+			return 0;
+		} else if (!strcmp(argv[i], "--attach")) {
+			continue;
+		} else if (!strcmp(argv[i], "--duration") && i + 1 < argc) {
+			duration = atof(argv[++i]);
+		} else if (!strcmp(argv[i], "-q")) {
+			quiet = 1;
+		} else if (!strcmp(argv[i], "-v")) {
+			opts.verbose++;
+		} else if (!strcmp(argv[i], "--")) {
+			cmd_at = i + 1;
+			break;
+		}
 	}
-	skel = observe_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "sysfs-observe: failed to open BPF object\n");
-		return 1;
+	opts.on_record = print_record;
+	opts.record_ctx = &quiet;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	rc = loader_start(&l, &opts);
+	if (rc)
+		return rc;
+	if (opts.verbose)
+		loader_print_probes(&l, stderr);
+	if (cmd_at && cmd_at < argc) {
+		child = fork();
+		if (child == 0) {
+			execvp(argv[cmd_at], argv + cmd_at);
+			fprintf(stderr, "sysfs-observe: failed to run %s: %s\n",
+				argv[cmd_at], strerror(errno));
+			_exit(127);
+		}
 	}
-	bpf_program__set_autoload(skel->progs.kprobe_kernfs_fop_write_iter,
-				  false);
-	err = observe_bpf__load(skel);
-	if (!err)
-		err = observe_bpf__attach(skel);
-	if (err) {
-		fprintf(stderr, "sysfs-observe: failed to load BPF: %s\n",
-			strerror(-err));
-		observe_bpf__destroy(skel);
-		return 4;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!exiting) {
+		int err = loader_poll(&l, 100);
+
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "sysfs-observe: failed to poll the "
+				"ring buffer: %s\n", strerror(-err));
+			break;
+		}
+		if (child > 0 && waitpid(child, NULL, WNOHANG) == child)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (duration > 0 && (t.tv_sec - t0.tv_sec) +
+		    (t.tv_nsec - t0.tv_nsec) / 1e9 >= duration)
+			break;
 	}
-	if (argc > 1)
-		err = system(argv[1]);
-	ncpu = libbpf_num_possible_cpus();
-	vals = calloc(ncpu, sizeof(*vals));
-	if (vals && !bpf_map__lookup_elem(skel->maps.counters, &key,
-					  sizeof(key), vals,
-					  ncpu * sizeof(*vals), 0))
-		for (i = 0; i < ncpu; i++)
-			total += vals[i];
-	printf("kernfs writes: %llu\n", (unsigned long long)total);
-	free(vals);
-	observe_bpf__destroy(skel);
+	loader_poll(&l, 0);
+	loader_counters(&l, cnt);
+	printf("kernfs writes: %llu\n",
+	       (unsigned long long)cnt[SO_CNT_KERNFS_WRITE]);
+	printf("events: %llu, ring buffer drops: %llu, held-set full: %llu, "
+	       "edge table full: %llu, task table full: %llu\n",
+	       (unsigned long long)cnt[SO_CNT_EVENTS],
+	       (unsigned long long)cnt[SO_CNT_RB_DROPS],
+	       (unsigned long long)cnt[SO_CNT_HELD_FULL],
+	       (unsigned long long)cnt[SO_CNT_EDGE_FULL],
+	       (unsigned long long)cnt[SO_CNT_TASK_FULL]);
+	loader_stop(&l, false);
 	return 0;
 }

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * The held set of a task and the edges it implies: acquiring or starting
+ * to wait for B while holding A counts A -> B once per class pair in the
+ * edge table, and the first sight of a pair is sent to user space with
+ * the gates (try_module_get references) the task held at that moment.
+ */
+#ifndef SO_HELD_SET_BPF_H
+#define SO_HELD_SET_BPF_H
+
+#include "state.bpf.h"
+
+/* Module references are gates, not sources of edges. */
+static __always_inline bool is_gate(__u64 class_id)
+{
+	return SO_CLASS_KIND(class_id) == SO_CLASS_MOD;
+}
+
+static __always_inline void fill_gates(struct task_state *ts,
+				       struct so_edge_val *val)
+{
+	__u32 i, n = 0;
+
+	for (i = 0; i < SO_GATES_MAX; i++)
+		val->gates[i] = 0;
+	for (i = 0; i < SO_HELD_MAX; i++) {
+		if (i >= ts->nheld)
+			break;
+		if (!is_gate(ts->held[i].class_id) ||
+		    ts->held[i].mode != SO_HOLD_READ)
+			continue;
+		if (n < SO_GATES_MAX)
+			val->gates[n & (SO_GATES_MAX - 1)] =
+				ts->held[i].class_id;
+		n++;
+	}
+	val->going = ts->going;
+}
+
+/* Digest of the gates in force: part of the edge key (see observe.h). */
+static __always_inline __u64 gate_digest(struct so_edge_val *val)
+{
+	__u64 d = val->going * 31;
+	__u32 i;
+
+	for (i = 0; i < SO_GATES_MAX; i++)
+		d ^= val->gates[i] * (2 * i + 3);
+	return d;
+}
+
+static __always_inline void record_edge(void *ctx, struct task_state *ts,
+					struct held_entry *from, __u64 to_class,
+					__u32 to_mode, const char *to_name)
+{
+	struct so_edge_key key = {
+		.from_class = from->class_id,
+		.to_class = to_class,
+	};
+	struct so_edge_val *val, *known;
+	struct so_edge_event *ev;
+	struct scratch *s;
+
+	s = get_scratch();
+	if (!s)
+		return;
+	val = &s->edge_val;
+	fill_gates(ts, val);
+	key.gate_ctx = gate_digest(val);
+	known = bpf_map_lookup_elem(&edges, &key);
+	if (known) {
+		__sync_fetch_and_add(&known->count, 1);
+		return;
+	}
+	val->count = 1;
+	val->first_ns = bpf_ktime_get_ns();
+	val->first_tid = current_tid();
+	val->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+	if (val->stack_id < 0)
+		count(SO_CNT_STACK_FAIL);
+	val->from_mode = from->mode;
+	val->to_mode = to_mode;
+	bpf_get_current_comm(val->comm, sizeof(val->comm));
+	if (bpf_map_update_elem(&edges, &key, val, BPF_NOEXIST)) {
+		/* Another CPU won the race, or the table is full. */
+		if (!bpf_map_lookup_elem(&edges, &key))
+			count(SO_CNT_EDGE_FULL);
+		return;
+	}
+
+	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	if (!ev) {
+		count(SO_CNT_RB_DROPS);
+		return;
+	}
+	ev->ev.ts_ns = val->first_ns;
+	ev->ev.type = SO_EV_EDGE;
+	ev->ev.cpu = bpf_get_smp_processor_id();
+	ev->ev.pid = current_tgid();
+	ev->ev.tid = val->first_tid;
+	__builtin_memcpy(ev->ev.comm, val->comm, SO_COMM_LEN);
+	ev->ev.obj = from->obj;
+	ev->ev.class_id = to_class;
+	ev->ev.arg = 0;
+	ev->ev.ret = 0;
+	ev->ev.stack_id = val->stack_id;
+	ev->ev.flags = ts->going ? SO_EVF_GOING : 0;
+	__builtin_memcpy(ev->ev.name, from->name, SO_NAME_LEN);
+	ev->key = key;
+	ev->val = *val;
+	__builtin_memcpy(ev->to_name, to_name, SO_NAME_LEN);
+	event_submit(&ev->ev);
+}
+
+/* The task is about to acquire, or wait for, `class_id`. */
+static __always_inline void held_attempt(void *ctx, struct task_state *ts,
+					 __u64 class_id, __u32 mode,
+					 const char *name)
+{
+	__u32 i;
+
+	if (is_gate(class_id))
+		return;
+	for (i = 0; i < SO_HELD_MAX; i++) {
+		if (i >= ts->nheld)
+			break;
+		/* Same class: recursion or nesting, not an order. */
+		if (is_gate(ts->held[i].class_id) ||
+		    ts->held[i].class_id == class_id)
+			continue;
+		record_edge(ctx, ts, &ts->held[i], class_id, mode, name);
+	}
+}
+
+static __always_inline void held_push(struct task_state *ts, __u64 class_id,
+				      __u64 obj, __u32 mode, const char *name)
+{
+	__u32 n = ts->nheld;
+	struct held_entry *h;
+
+	if (n >= SO_HELD_MAX) {
+		count(SO_CNT_HELD_FULL);
+		return;
+	}
+	h = &ts->held[n & (SO_HELD_MAX - 1)];
+	h->class_id = class_id;
+	h->obj = obj;
+	h->ts = bpf_ktime_get_ns();
+	h->mode = mode;
+	__builtin_memcpy(h->name, name, SO_NAME_LEN);
+	ts->nheld = n + 1;
+}
+
+/*
+ * Release the newest entry for `obj` (or, with obj 0, for class_id) and
+ * return how long it was held, 0 if the task did not hold it.  Entries
+ * above it move down one slot.
+ */
+static __always_inline __u64 held_pop(struct task_state *ts, __u64 class_id,
+				      __u64 obj)
+{
+	__u64 held_ns = 0;
+	int found = -1;
+	__u32 i;
+
+	for (i = 0; i < SO_HELD_MAX; i++) {
+		if (i >= ts->nheld)
+			break;
+		if (obj ? ts->held[i].obj == obj :
+			  ts->held[i].class_id == class_id)
+			found = i;
+	}
+	if (found < 0)
+		return 0;
+	held_ns = bpf_ktime_get_ns() - ts->held[found & (SO_HELD_MAX - 1)].ts;
+	for (i = 0; i < SO_HELD_MAX - 1; i++) {
+		if (i < (__u32)found)
+			continue;
+		if (i + 1 >= ts->nheld)
+			break;
+		ts->held[i] = ts->held[i + 1];
+	}
+	ts->nheld--;
+	return held_ns ? held_ns : 1;
+}
+
+#endif /* SO_HELD_SET_BPF_H */

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * Mutex probes (rtnl_mutex is one of them, named by its address), lock
+ * class names from __mutex_init, and the lock contention tracepoints.
+ * Included once, by observe.bpf.c.  mutex_lock fires tens of thousands
+ * of times a run: everything below returns at once outside a context.
+ */
+
+static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
+{
+	struct task_state *ts;
+	struct scratch *s;
+	__u64 class_id;
+
+	count(SO_CNT_MUTEX_CALLS);
+	ts = task_observed();
+	s = get_scratch();
+	if (!ts || !s)
+		return 0;
+	class_id = lock_class_of(lock, s->name);
+	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
+	ts->lock_attempt_ts = bpf_ktime_get_ns();
+	ts->stash_obj = lock;
+	return 0;
+}
+
+static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
+					     __u32 flags)
+{
+	struct task_state *ts = task_observed();
+	struct scratch *s = get_scratch();
+	__u64 class_id, waited = 0;
+
+	if (!ts || !s || !lock)
+		return 0;
+	class_id = lock_class_of(lock, s->name);
+	if (!(flags & SO_EVF_TRYLOCK) && ts->lock_attempt_ts)
+		waited = bpf_ktime_get_ns() - ts->lock_attempt_ts;
+	ts->lock_attempt_ts = 0;
+	if (ret)
+		flags |= SO_EVF_FAILED;
+	else
+		held_push(ts, class_id, lock, SO_HOLD_WRITE, s->name);
+	emit(ctx, SO_EV_LOCK_ACQUIRED, lock, class_id, waited, ret, s->name,
+	     false);
+	return 0;
+}
+
+#define MUTEX_PROBES(fn)						\
+SEC("fentry/" #fn)							\
+int BPF_PROG(fentry_##fn, struct mutex *lock)				\
+{									\
+	return on_mutex_attempt(ctx, (__u64)lock);			\
+}									\
+SEC("kprobe/" #fn)							\
+int BPF_KPROBE(kprobe_##fn, struct mutex *lock)				\
+{									\
+	return on_mutex_attempt(ctx, (__u64)lock);			\
+}									\
+SEC("kretprobe/" #fn)							\
+int BPF_KRETPROBE(kretprobe_##fn, long ret)				\
+{									\
+	struct task_state *ts = task_observed();			\
+									\
+	return ts ? on_mutex_acquired(ctx, ts->stash_obj, ret, 0) : 0;	\
+}
+
+MUTEX_PROBES(mutex_lock)
+MUTEX_PROBES(mutex_lock_interruptible)
+MUTEX_PROBES(mutex_lock_killable)
+
+/* mutex_lock returns void: its fexit has no ret to name. */
+SEC("fexit/mutex_lock")
+int BPF_PROG(fexit_mutex_lock, struct mutex *lock)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, 0, 0);
+}
+
+SEC("fexit/mutex_lock_interruptible")
+int BPF_PROG(fexit_mutex_lock_interruptible, struct mutex *lock, int ret)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, ret, 0);
+}
+
+SEC("fexit/mutex_lock_killable")
+int BPF_PROG(fexit_mutex_lock_killable, struct mutex *lock, int ret)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, ret, 0);
+}
+
+/* A trylock never waits, so it adds no edge; it is held all the same. */
+SEC("fexit/mutex_trylock")
+int BPF_PROG(fexit_mutex_trylock, struct mutex *lock, int ret)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, ret != 1,
+				 SO_EVF_TRYLOCK);
+}
+
+SEC("kprobe/mutex_trylock")
+int BPF_KPROBE(kprobe_mutex_trylock, struct mutex *lock)
+{
+	struct task_state *ts = task_observed();
+
+	if (ts)
+		ts->stash_obj = (__u64)lock;
+	return 0;
+}
+
+SEC("kretprobe/mutex_trylock")
+int BPF_KRETPROBE(kretprobe_mutex_trylock, int ret)
+{
+	struct task_state *ts = task_observed();
+
+	return ts ? on_mutex_acquired(ctx, ts->stash_obj, ret != 1,
+				      SO_EVF_TRYLOCK) : 0;
+}
+
+static __always_inline int on_mutex_unlock(void *ctx, __u64 lock)
+{
+	struct task_state *ts = task_observed();
+	__u64 held_ns;
+
+	if (!ts)
+		return 0;
+	/*
+	 * delete_module() drops module_mutex right after try_stop_module()
+	 * made the module GOING; from here on its exit path runs.
+	 */
+	if (ts->deleting && lock == module_mutex_addr)
+		ts->going = ts->deleting;
+	held_ns = held_pop(ts, 0, lock);
+	if (held_ns)
+		emit(ctx, SO_EV_LOCK_RELEASED, lock, 0, held_ns, 0, NULL,
+		     false);
+	return 0;
+}
+
+SEC("fentry/mutex_unlock")
+int BPF_PROG(fentry_mutex_unlock, struct mutex *lock)
+{
+	return on_mutex_unlock(ctx, (__u64)lock);
+}
+
+SEC("kprobe/mutex_unlock")
+int BPF_KPROBE(kprobe_mutex_unlock, struct mutex *lock)
+{
+	return on_mutex_unlock(ctx, (__u64)lock);
+}
+
+/*
+ * On kernels without lockdep __mutex_init still receives the stringified
+ * lock expression ("&test_dev->config_mutex"): name classes as lockdep.
+ */
+static __always_inline int on_mutex_init(void *ctx, __u64 lock,
+					 const char *name)
+{
+	struct scratch *s = get_scratch();
+	struct lock_class *lc;
+
+	if (!s || !name)
+		return 0;
+	lc = &s->lock_class;
+	lc->name[0] = 0;
+	if (bpf_probe_read_kernel_str(lc->name, SO_NAME_LEN, name) <= 1)
+		return 0;
+	lc->class_id = SO_CLASS_MAKE(SO_CLASS_MUTEX,
+				     so_hash_name(lc->name, SO_NAME_LEN));
+	if (bpf_map_update_elem(&lock_classes, &lock, lc, BPF_ANY))
+		count(SO_CNT_CLASS_FULL);
+	if (task_observed())
+		emit(ctx, SO_EV_MUTEX_INIT, lock, lc->class_id, 0, 0,
+		     lc->name, false);
+	return 0;
+}
+
+SEC("fentry/__mutex_init")
+int BPF_PROG(fentry___mutex_init, struct mutex *lock, const char *name)
+{
+	return on_mutex_init(ctx, (__u64)lock, name);
+}
+
+SEC("kprobe/__mutex_init")
+int BPF_KPROBE(kprobe___mutex_init, struct mutex *lock, const char *name)
+{
+	return on_mutex_init(ctx, (__u64)lock, name);
+}
+
+/* Wait times as the kernel itself sees them. */
+SEC("tp_btf/contention_begin")
+int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
+{
+	struct task_state *ts = task_observed();
+	struct scratch *s = get_scratch();
+
+	if (!ts || !s)
+		return 0;
+	emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock,
+	     lock_class_of((__u64)lock, s->name), flags, 0, s->name, true);
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(tp_contention_end, void *lock, int ret)
+{
+	if (!task_observed())
+		return 0;
+	emit(ctx, SO_EV_CONTENTION_END, (__u64)lock, 0, 0, ret, NULL, false);
+	return 0;
+}

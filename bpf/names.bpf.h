@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * Class names and ids computed in the kernel: kernfs nodes as
+ * "<parent>/<name>", modules by name, mutexes by their __mutex_init name.
+ */
+#ifndef SO_NAMES_BPF_H
+#define SO_NAMES_BPF_H
+
+#include <bpf/bpf_core_read.h>
+#include "state.bpf.h"
+
+/* Newer kernels renamed kernfs_node.parent to __parent (v6.15, commit
+ * 633488947ef6 "kernfs: Use RCU to access kernfs_node::parent"). */
+struct kernfs_node___new {
+	struct kernfs_node *__parent;
+} __attribute__((preserve_access_index));
+
+static __always_inline struct kernfs_node *kn_parent(struct kernfs_node *kn)
+{
+	struct kernfs_node___new *kn_new = (void *)kn;
+
+	if (bpf_core_field_exists(kn_new->__parent))
+		return BPF_CORE_READ(kn_new, __parent);
+	return BPF_CORE_READ(kn, parent);
+}
+
+#define SO_KN_PART	31	/* bytes of each of parent and name */
+
+/* "<parent>/<name>" into buf (SO_NAME_LEN); returns the class id. */
+static __always_inline __u64 kn_class(struct kernfs_node *kn, char *buf)
+{
+	struct kernfs_node *parent = kn_parent(kn);
+	long len = 0;
+
+	buf[0] = 0;
+	if (parent) {
+		len = bpf_probe_read_kernel_str(buf, SO_KN_PART + 1,
+						BPF_CORE_READ(parent, name));
+		if (len > 0) {
+			len--;		/* drop the NUL */
+			buf[len & SO_KN_PART] = '/';
+			len++;
+		} else {
+			len = 0;
+		}
+	}
+	bpf_probe_read_kernel_str(buf + (len & SO_KN_PART), SO_KN_PART + 1,
+				  BPF_CORE_READ(kn, name));
+	return SO_CLASS_MAKE(SO_CLASS_KN, so_hash_name(buf, SO_NAME_LEN));
+}
+
+static __always_inline __u64 mod_class(struct module *mod, char *buf)
+{
+	buf[0] = 0;
+	BPF_CORE_READ_STR_INTO((char (*)[56])buf, mod, name);
+	buf[SO_NAME_LEN - 1] = 0;
+	return SO_CLASS_MAKE(SO_CLASS_MOD, so_hash_name(buf, SO_NAME_LEN));
+}
+
+static __always_inline __u64 mod_class_user(const char *uname, char *buf)
+{
+	buf[0] = 0;
+	bpf_probe_read_user_str(buf, 56, uname);
+	buf[SO_NAME_LEN - 1] = 0;
+	return SO_CLASS_MAKE(SO_CLASS_MOD, so_hash_name(buf, SO_NAME_LEN));
+}
+
+/* A mutex's class: its __mutex_init name, rtnl, or its address. */
+static __always_inline __u64 lock_class_of(__u64 lock, char *buf)
+{
+	struct lock_class *lc;
+
+	if (lock && lock == rtnl_mutex_addr) {
+		__builtin_memcpy(buf, "rtnl_mutex", 11);
+		return SO_CLASS_MAKE(SO_CLASS_RTNL, 0);
+	}
+	lc = bpf_map_lookup_elem(&lock_classes, &lock);
+	if (lc) {
+		__builtin_memcpy(buf, lc->name, SO_NAME_LEN);
+		return lc->class_id;
+	}
+	buf[0] = 0;
+	return SO_CLASS_MAKE(SO_CLASS_LOCK, lock);
+}
+
+#endif /* SO_NAMES_BPF_H */

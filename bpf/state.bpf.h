@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * Maps and per-task state shared by every probe: the held set, observed
+ * contexts, the edge table, counters, the ring buffer.
+ */
+#ifndef SO_STATE_BPF_H
+#define SO_STATE_BPF_H
+
+#include "observe.h"
+
+/* Knobs set by the loader before load(). */
+const volatile __u32 self_tgid;		/* never observe the loader */
+const volatile __u64 rtnl_mutex_addr;	/* from kallsyms, 0 if unknown */
+const volatile __u64 module_mutex_addr;
+const volatile bool observe_all;	/* every task is in context */
+const volatile bool emit_events = true;	/* stream, not only edges */
+const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
+
+struct held_entry {
+	__u64 class_id;
+	__u64 obj;
+	__u64 ts;
+	__u32 mode;
+	__u32 pad;
+	char name[SO_NAME_LEN];
+};
+
+struct task_state {
+	__u32 depth;		/* nesting of observed contexts */
+	__u32 nheld;
+	__u64 deleting;		/* module class this task is deleting */
+	__u64 going;		/* ... and it is GOING now */
+	/* kretprobe stashes: what the entry saw, for the return */
+	__u64 stash_obj;
+	__u64 stash_ts;
+	__u64 lock_attempt_ts;	/* mutex/rtnl attempt, for wait time */
+	__u64 write_kn;		/* the kernfs node being written */
+	__u64 write_ts, drain_ts, gendisk_ts, misc_ts, load_ts;
+	struct held_entry held[SO_HELD_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);		/* tid */
+	__type(value, struct task_state);
+} tasks SEC(".maps");
+
+/* Processes the runner started or --pid named: always in context. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);		/* tgid */
+	__type(value, __u8);
+} watch_tgids SEC(".maps");
+
+struct lock_class {
+	__u64 class_id;
+	char name[SO_NAME_LEN];
+};
+
+/* Lock address -> class, learned from __mutex_init. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct lock_class);
+} lock_classes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct so_edge_key);
+	__type(value, struct so_edge_val);
+} edges SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 4096);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 32 * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SO_CNT_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+/* Zeroed templates and scratch space too big for the 512-byte stack. */
+struct scratch {
+	struct task_state zero_task;
+	struct lock_class lock_class;
+	struct so_edge_val edge_val;
+	char name[SO_NAME_LEN];
+	char name2[SO_NAME_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch_map SEC(".maps");
+
+static __always_inline void count(__u32 idx)
+{
+	__u64 *val = bpf_map_lookup_elem(&counters, &idx);
+
+	if (val)
+		(*val)++;
+}
+
+static __always_inline struct scratch *get_scratch(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&scratch_map, &zero);
+}
+
+static __always_inline __u32 current_tid(void)
+{
+	return (__u32)bpf_get_current_pid_tgid();
+}
+
+static __always_inline __u32 current_tgid(void)
+{
+	return bpf_get_current_pid_tgid() >> 32;
+}
+
+/* The task's state if it is inside an observed context, else NULL. */
+static __always_inline struct task_state *task_observed(void)
+{
+	__u32 tid = current_tid(), tgid = current_tgid();
+	struct task_state *ts;
+	struct scratch *s;
+
+	if (tgid == self_tgid)
+		return NULL;
+	ts = bpf_map_lookup_elem(&tasks, &tid);
+	if (ts)
+		return ts;
+	if (!observe_all && !bpf_map_lookup_elem(&watch_tgids, &tgid))
+		return NULL;
+	s = get_scratch();
+	if (!s)
+		return NULL;
+	if (bpf_map_update_elem(&tasks, &tid, &s->zero_task, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&tasks, &tid)) {
+		count(SO_CNT_TASK_FULL);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
+/* Enter an observed context: kernfs write, module load/unload, removal. */
+static __always_inline struct task_state *context_enter(void)
+{
+	__u32 tid = current_tid();
+	struct task_state *ts;
+	struct scratch *s;
+
+	if (current_tgid() == self_tgid)
+		return NULL;
+	ts = bpf_map_lookup_elem(&tasks, &tid);
+	if (!ts) {
+		s = get_scratch();
+		if (!s)
+			return NULL;
+		if (bpf_map_update_elem(&tasks, &tid, &s->zero_task,
+					BPF_NOEXIST))
+			count(SO_CNT_TASK_FULL);
+		ts = bpf_map_lookup_elem(&tasks, &tid);
+		if (!ts)
+			return NULL;
+	}
+	ts->depth++;
+	return ts;
+}
+
+/* Leave it; forget the task once it holds nothing and is nowhere. */
+static __always_inline void context_exit(struct task_state *ts)
+{
+	__u32 tid = current_tid(), tgid = current_tgid();
+
+	if (ts->depth)
+		ts->depth--;
+	if (!ts->depth && !ts->nheld && !ts->deleting &&
+	    !bpf_map_lookup_elem(&watch_tgids, &tgid))
+		bpf_map_delete_elem(&tasks, &tid);
+}
+
+static __always_inline struct so_event *event_reserve(__u32 type)
+{
+	struct so_event *ev;
+	__u64 id = bpf_get_current_pid_tgid();
+
+	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	if (!ev) {
+		count(SO_CNT_RB_DROPS);
+		return NULL;
+	}
+	ev->ts_ns = bpf_ktime_get_ns();
+	ev->type = type;
+	ev->cpu = bpf_get_smp_processor_id();
+	ev->pid = id >> 32;
+	ev->tid = (__u32)id;
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	ev->obj = 0;
+	ev->class_id = 0;
+	ev->arg = 0;
+	ev->ret = 0;
+	ev->stack_id = -1;
+	ev->flags = 0;
+	ev->name[0] = 0;
+	return ev;
+}
+
+static __always_inline void event_submit(struct so_event *ev)
+{
+	count(SO_CNT_EVENTS);
+	bpf_ringbuf_submit(ev, 0);
+}
+
+/* Emit a simple event; `name` may be NULL.  Streaming only. */
+static __always_inline void emit(void *ctx, __u32 type, __u64 obj,
+				 __u64 class_id, __u64 arg, __s64 ret,
+				 const char *name, bool want_stack)
+{
+	struct so_event *ev;
+
+	if (!emit_events)
+		return;
+	ev = event_reserve(type);
+	if (!ev)
+		return;
+	ev->obj = obj;
+	ev->class_id = class_id;
+	ev->arg = arg;
+	ev->ret = ret;
+	if (name)
+		__builtin_memcpy(ev->name, name, SO_NAME_LEN);
+	if (want_stack) {
+		ev->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+		if (ev->stack_id < 0)
+			count(SO_CNT_STACK_FAIL);
+	}
+	event_submit(ev);
+}
+
+#endif /* SO_STATE_BPF_H */

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * Loader: see loader.h.  The skeleton lifecycle of libbpf-bootstrap,
+ * with the probe modes of bcc's libbpf-tools decided per function.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "kernel/loader.h"
+#include "kernel/preflight.h"
+#include "observe.skel.h"
+
+static int verbosity;
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt,
+		      va_list args)
+{
+	if (level == LIBBPF_DEBUG && verbosity < 3)
+		return 0;
+	if (level == LIBBPF_INFO && verbosity < 2)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static void set_autoload(struct bpf_object *obj, const char *kind,
+			 const char *base, bool on)
+{
+	struct bpf_program *prog;
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s_%s", kind, base);
+	prog = bpf_object__find_program_by_name(obj, name);
+	if (prog)
+		bpf_program__set_autoload(prog, on);
+}
+
+static void decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
+			 const struct traceable *tr)
+{
+	struct bpf_object *obj = l->skel->obj;
+	size_t i;
+
+	l->nr_probes = so_nr_probes;
+	for (i = 0; i < so_nr_probes; i++) {
+		const struct probe_def *d = &so_probe_defs[i];
+		struct probe_state *ps = &l->probes[i];
+		bool in_btf, traceable;
+		char tp[96];
+
+		ps->def = d;
+		if (d->tracepoint) {
+			snprintf(tp, sizeof(tp), "btf_trace_%s", d->target);
+			ps->mode = btf__find_by_name_kind(vmlinux_btf, tp,
+							  BTF_KIND_TYPEDEF) > 0 ?
+				   PROBE_TRACEPOINT : PROBE_MISSING;
+			set_autoload(obj, "tp", d->prog_base,
+				     ps->mode == PROBE_TRACEPOINT);
+			continue;
+		}
+		in_btf = btf__find_by_name_kind(vmlinux_btf, d->target,
+						BTF_KIND_FUNC) > 0;
+		traceable = traceable_has(tr, d->target);
+		if (in_btf && traceable)
+			ps->mode = PROBE_FENTRY;
+		else if (traceable || ksym_exists(d->target))
+			ps->mode = PROBE_KPROBE;
+		else
+			ps->mode = PROBE_MISSING;
+		set_autoload(obj, "fentry", d->prog_base,
+			     ps->mode == PROBE_FENTRY);
+		set_autoload(obj, "fexit", d->prog_base,
+			     ps->mode == PROBE_FENTRY);
+		set_autoload(obj, "kprobe", d->prog_base,
+			     ps->mode == PROBE_KPROBE);
+		set_autoload(obj, "kretprobe", d->prog_base,
+			     ps->mode == PROBE_KPROBE);
+	}
+}
+
+/* Attach every loaded program on its own, so one failure is one probe. */
+static int attach_probes(struct so_loader *l)
+{
+	struct bpf_program *prog;
+	size_t i;
+
+	bpf_object__for_each_program(prog, l->skel->obj) {
+		const char *name = bpf_program__name(prog);
+		struct probe_state *ps = NULL;
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		for (i = 0; i < l->nr_probes; i++) {
+			const char *base = l->probes[i].def->prog_base;
+			const char *us = strchr(name, '_');
+
+			if (us && !strcmp(us + 1, base)) {
+				ps = &l->probes[i];
+				break;
+			}
+		}
+		link = bpf_program__attach(prog);
+		if (!link) {
+			int err = -errno;
+
+			if (ps && !ps->attach_err)
+				ps->attach_err = err;
+			continue;
+		}
+		if (l->nr_links < sizeof(l->links) / sizeof(l->links[0]))
+			l->links[l->nr_links++] = link;
+		if (ps)
+			ps->nr_links++;
+	}
+
+	for (i = 0; i < l->nr_probes; i++) {
+		struct probe_state *ps = &l->probes[i];
+
+		if (ps->mode != PROBE_MISSING && !ps->attach_err)
+			continue;
+		if (ps->def->required) {
+			fprintf(stderr,
+				"sysfs-observe: failed to attach to %s: %s\n"
+				"  it is required: this kernel cannot be "
+				"observed without it\n", ps->def->target,
+				ps->attach_err ? strerror(-ps->attach_err) :
+						 "not in BTF, ftrace or kallsyms");
+			return -ENOENT;
+		}
+		fprintf(stderr, "sysfs-observe: warning: no probe on %s (%s): "
+			"lost: %s\n", ps->def->target,
+			ps->attach_err ? strerror(-ps->attach_err) :
+					 "not traceable here", ps->def->lost);
+		ps->mode = PROBE_MISSING;
+	}
+	return 0;
+}
+
+static int handle_record(void *ctx, void *data, size_t len)
+{
+	const struct loader_opts *opts = ctx;
+
+	return opts->on_record ? opts->on_record(opts->record_ctx, data, len) :
+				 0;
+}
+
+static const struct loader_opts *saved_opts;
+
+int loader_start(struct so_loader *l, const struct loader_opts *opts)
+{
+	struct traceable tr = { 0 };
+	struct btf *vmlinux_btf = NULL;
+	struct utsname uts;
+	int err, rc = 1;
+
+	memset(l, 0, sizeof(*l));
+	verbosity = opts->verbose;
+	saved_opts = opts;
+	libbpf_set_print(libbpf_log);
+	if (!uname(&uts))
+		snprintf(l->kernel_release, sizeof(l->kernel_release), "%s",
+			 uts.release);
+
+	rc = preflight_check();
+	if (rc)
+		return rc;
+	rc = 1;
+
+	vmlinux_btf = btf__load_vmlinux_btf();
+	if (!vmlinux_btf) {
+		fprintf(stderr, "sysfs-observe: failed to read the kernel's "
+			"BTF: %s\n  a kernel with CONFIG_DEBUG_INFO_BTF=y is "
+			"needed\n", strerror(errno));
+		return 4;
+	}
+	if (traceable_load(&tr) && verbosity)
+		fprintf(stderr, "sysfs-observe: no ftrace function list: "
+			"kprobes only where kallsyms has the symbol\n");
+
+	l->skel = observe_bpf__open();
+	if (!l->skel) {
+		fprintf(stderr, "sysfs-observe: failed to open the BPF "
+			"object: %s\n", strerror(errno));
+		goto out;
+	}
+	decide_modes(l, vmlinux_btf, &tr);
+
+	l->skel->rodata->self_tgid = getpid();
+	l->skel->rodata->rtnl_mutex_addr = ksym_addr("rtnl_mutex");
+	l->skel->rodata->module_mutex_addr = ksym_addr("module_mutex");
+	l->skel->rodata->observe_all = opts->observe_all;
+	l->skel->rodata->emit_events = opts->emit_events;
+	if (opts->module)
+		l->skel->rodata->filter_mod_class =
+			SO_CLASS_MAKE(SO_CLASS_MOD,
+				      so_hash_name(opts->module, SO_NAME_LEN));
+	if (!l->skel->rodata->module_mutex_addr)
+		fprintf(stderr, "sysfs-observe: warning: module_mutex not in "
+			"kallsyms: GOING is not seen, no cycle is GATED\n");
+
+	err = observe_bpf__load(l->skel);
+	if (err) {
+		fprintf(stderr, "sysfs-observe: failed to load the BPF "
+			"programs: %s\n", strerror(-err));
+		if (err == -EPERM || err == -EACCES || err == -EINVAL) {
+			fprintf(stderr, "  this kernel refuses BPF tracing "
+				"programs (run as root on a kernel with "
+				"CONFIG_BPF_SYSCALL, FTRACE, KPROBES; try -vvv "
+				"for libbpf's log)\n");
+			rc = 4;
+		}
+		goto out;
+	}
+	err = attach_probes(l);
+	if (err)
+		goto out;
+	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.events),
+				 handle_record, (void *)saved_opts, NULL);
+	if (!l->rb) {
+		fprintf(stderr, "sysfs-observe: failed to create the ring "
+			"buffer: %s\n", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	traceable_free(&tr);
+	btf__free(vmlinux_btf);
+	if (rc)
+		loader_stop(l, false);
+	return rc;
+}
+
+int loader_poll(struct so_loader *l, int timeout_ms)
+{
+	return ring_buffer__poll(l->rb, timeout_ms);
+}
+
+int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
+{
+	int ncpu = libbpf_num_possible_cpus(), fd;
+	__u64 *vals;
+	__u32 k;
+
+	memset(out, 0, SO_CNT_NR * sizeof(out[0]));
+	if (ncpu <= 0 || !l->skel)
+		return -EINVAL;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	fd = bpf_map__fd(l->skel->maps.counters);
+	for (k = 0; k < SO_CNT_NR; k++) {
+		if (bpf_map_lookup_elem(fd, &k, vals))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			out[k] += vals[c];
+	}
+	free(vals);
+	return 0;
+}
+
+int loader_watch_tgid(struct so_loader *l, uint32_t tgid)
+{
+	__u8 one = 1;
+
+	return bpf_map__update_elem(l->skel->maps.watch_tgids, &tgid,
+				    sizeof(tgid), &one, sizeof(one), BPF_ANY);
+}
+
+void loader_stop(struct so_loader *l, bool leave_attached)
+{
+	size_t i;
+
+	ring_buffer__free(l->rb);
+	l->rb = NULL;
+	if (leave_attached)
+		return;
+	for (i = 0; i < l->nr_links; i++)
+		bpf_link__destroy(l->links[i]);
+	l->nr_links = 0;
+	observe_bpf__destroy(l->skel);
+	l->skel = NULL;
+}
+
+void loader_print_probes(const struct so_loader *l, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++)
+		fprintf(out, "%-26s %-8s%s\n", l->probes[i].def->target,
+			probe_mode_name(l->probes[i].mode),
+			l->probes[i].def->required ? " (required)" : "");
+}

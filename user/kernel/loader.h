@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * The BPF side's lifecycle: preflight, open, decide probe modes, set the
+ * knobs, load, attach each probe on its own (a probe that fails is a
+ * warning, a required one an error), poll the ring buffer, tear down.
+ */
+#ifndef SO_LOADER_H
+#define SO_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "observe.h"
+#include "kernel/probes.h"
+
+struct observe_bpf;
+struct ring_buffer;
+struct bpf_link;
+
+/* Called for every ring-buffer record, in order. */
+typedef int (*so_record_fn)(void *ctx, const void *rec, size_t len);
+
+struct loader_opts {
+	bool observe_all;	/* every task is in context (--attach) */
+	bool emit_events;	/* stream every event, not only edges */
+	const char *module;	/* only this module's references, or NULL */
+	int verbose;
+	so_record_fn on_record;
+	void *record_ctx;
+};
+
+struct so_loader {
+	struct observe_bpf *skel;
+	struct probe_state probes[32];
+	size_t nr_probes;
+	struct bpf_link *links[96];
+	size_t nr_links;
+	struct ring_buffer *rb;
+	char kernel_release[65];
+};
+
+/*
+ * Everything up to attach.  On failure returns a kselftest exit code
+ * (4 = this kernel cannot do it, 1 = error) with the reason printed.
+ */
+int loader_start(struct so_loader *l, const struct loader_opts *opts);
+/* Poll once; returns records consumed or -errno (-EINTR is a clean stop). */
+int loader_poll(struct so_loader *l, int timeout_ms);
+/* Sum of the per-CPU loss and activity counters. */
+int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
+/* Put a process (and threads) in context: runner children, --pid. */
+int loader_watch_tgid(struct so_loader *l, uint32_t tgid);
+/* Detach and free.  With `leave_attached` (a task is blocked inside a
+ * traced function: detaching would wait for it) only the ring buffer and
+ * our memory go; the kernel drops the links when the process exits. */
+void loader_stop(struct so_loader *l, bool leave_attached);
+/* "fentry", "kprobe", ... per probe, for headers and --probes. */
+void loader_print_probes(const struct so_loader *l, FILE *out);
+
+#endif /* SO_LOADER_H */

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * The probe table: one row per kernel function or tracepoint.
+ */
+#include "kernel/probes.h"
+
+#define P(fn, req, what) { #fn, req, false, #fn, what }
+#define TP(tp, what) { #tp, false, true, #tp, what }
+
+const struct probe_def so_probe_defs[] = {
+	P(kernfs_fop_write_iter, true, "sysfs writes and their contexts"),
+	P(kernfs_get_active, true, "kernfs active references (read side)"),
+	P(try_module_get, true, "module references: every cycle looks ungated"),
+	P(del_gendisk, true, "block device removal contexts"),
+	P(kernfs_put_active, false, "active reference releases: holds never end"),
+	P(kernfs_drain, false, "drains (write side of kn classes): no kn cycles"),
+	P(kernfs_fop_read_iter, false, "sysfs reads as observed contexts"),
+	P(module_put, false, "module reference releases"),
+	P(__x64_sys_finit_module, false, "module load contexts"),
+	P(__x64_sys_delete_module, false, "module removal contexts, GOING"),
+	P(misc_deregister, false, "misc device removal contexts"),
+	P(full_proxy_write, false, "debugfs writes as observed contexts"),
+	P(mutex_lock, false, "mutex order edges"),
+	P(mutex_lock_interruptible, false, "interruptible mutex edges"),
+	P(mutex_lock_killable, false, "killable mutex edges"),
+	P(mutex_trylock, false, "trylocked mutexes in held sets"),
+	P(mutex_unlock, false, "mutex releases: holds never end"),
+	P(__mutex_init, false, "mutex class names (addresses instead)"),
+	TP(contention_begin, "lock wait times"),
+	TP(contention_end, "lock wait times"),
+};
+
+const size_t so_nr_probes = sizeof(so_probe_defs) / sizeof(so_probe_defs[0]);
+
+const char *probe_mode_name(enum probe_mode mode)
+{
+	switch (mode) {
+	case PROBE_FENTRY:
+		return "fentry";
+	case PROBE_KPROBE:
+		return "kprobe";
+	case PROBE_TRACEPOINT:
+		return "tp_btf";
+	default:
+		return "missing";
+	}
+}

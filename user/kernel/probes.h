@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * The attach points of design.md §4 and how each is attached on this
+ * kernel.  The mode is decided before load() from BTF and ftrace's list
+ * of traceable functions, because one program that fails to load fails
+ * the whole object and trial loads cost seconds each under TCG.
+ */
+#ifndef SO_PROBES_H
+#define SO_PROBES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum probe_mode {
+	PROBE_MISSING = 0,	/* cannot attach: its events are lost */
+	PROBE_FENTRY,		/* fentry/fexit (BTF trampolines) */
+	PROBE_KPROBE,		/* kprobe/kretprobe fallback */
+	PROBE_TRACEPOINT,	/* tp_btf */
+};
+
+struct probe_def {
+	const char *target;	/* kernel function or tracepoint */
+	bool required;		/* without it the tool cannot work */
+	bool tracepoint;
+	const char *prog_base;	/* programs are <kind>_<prog_base> */
+	const char *lost;	/* what a missing probe costs */
+};
+
+struct probe_state {
+	const struct probe_def *def;
+	enum probe_mode mode;
+	int nr_links;
+	int attach_err;		/* first attach error, 0 if none */
+};
+
+extern const struct probe_def so_probe_defs[];
+extern const size_t so_nr_probes;
+
+const char *probe_mode_name(enum probe_mode mode);
+
+#endif /* SO_PROBES_H */
