@@ -168,15 +168,19 @@ vm: $(VM_BASE)
 		-- '$(subst ','\'',$(CMD))'
 
 # --- vmlinux.h --------------------------------------------------------
+define vmlinux_h
+{ echo '/* SPDX-License-Identifier: GPL-2.0 */'; \
+  echo "/* Generated from $(notdir $(1)) by \`make vmlinux-h\`. */"; \
+  $(BPFTOOL) btf dump file $(1) format c; } >vmlinux/vmlinux.h
+endef
 # From a BTF file (BTF=/sys/kernel/btf/vmlinux), else from the guest's.
 vmlinux-h: $(VM_BASE)
 ifneq ($(BTF),)
-	$(Q)$(BPFTOOL) btf dump file $(BTF) format c >vmlinux/vmlinux.h
+	$(Q)$(call vmlinux_h,$(BTF))
 else
 	$(Q)scripts/vm.sh -k $(KERNEL) -i $(VM_BASE) -t 120 -o $(O)/btf \
 		-- 'cp /sys/kernel/btf/vmlinux /mnt/out/vmlinux.btf'
-	$(Q)$(BPFTOOL) btf dump file $(O)/btf/vmlinux.btf format c \
-		>vmlinux/vmlinux.h
+	$(Q)$(call vmlinux_h,$(O)/btf/vmlinux.btf)
 endif
 	@echo "vmlinux/vmlinux.h: $$(wc -l <vmlinux/vmlinux.h) lines"
 
@@ -201,8 +205,9 @@ unit: $(UNIT_BINS)
 asan: $(ASAN_BINS)
 
 # Every test, host and guest; the runner prints `N passed, N failed`.
+SEEDS ?= ../shared/seeds/extracted
 check: $(BIN) $(UNIT_BINS) $(ASAN_BINS) $(VM_BASE)
-	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) \
+	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) SEEDS=$(SEEDS) \
 		VM_TIMEOUT=$(VM_TIMEOUT) tests/run.sh $(CHECKS)
 
 run: $(BIN) $(O)/module/test_sysfs.ko

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Generated from the Debian cloud kernel's BTF by `make vmlinux-h`. */
 #ifndef __VMLINUX_H__
 #define __VMLINUX_H__
 

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#
+# `make check`'s runner: host checks, unit tests (plain and ASan+UBSan),
+# then guest tests, each in a fresh guest.  Counts every test case, prints
+# a line per failure and closes with `N passed, N failed, N skipped`.
+#
+#   tests/run.sh [GROUP ...]     groups: spdx unit asan guest (default all)
+#
+# Environment (set by make): O, KERNEL, VM_BASE, VM_TIMEOUT, SEEDS.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+O=${O:-build}
+SEEDS=${SEEDS:-../shared/seeds/extracted}
+VM_TIMEOUT=${VM_TIMEOUT:-300}
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=(spdx unit asan guest)
+
+passed=0 failed=0 skipped=0
+failures=()
+logdir=$O/test-logs
+mkdir -p "$logdir"
+
+pass() { passed=$((passed + ${2:-1})); echo "ok - $1"; }
+fail() { failed=$((failed + ${2:-1})); failures+=("$1"); echo "not ok - $1"; }
+skip() { skipped=$((skipped + 1)); echo "ok - $1 # SKIP $2"; }
+
+# A cmocka binary: count its cases from its own summary lines.
+run_cmocka() {
+	local name=$1 bin=$2 log=$logdir/$1.log np nf
+	"$bin" >"$log" 2>&1
+	local rc=$?
+	np=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1)
+	nf=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1)
+	np=${np:-0} nf=${nf:-0}
+	if [ $rc -eq 0 ] && [ "$nf" -eq 0 ] && [ "$np" -gt 0 ]; then
+		pass "$name ($np cases)" "$np"
+	else
+		[ "$nf" -gt 0 ] || nf=1
+		passed=$((passed + np))
+		fail "$name (exit $rc, $nf failed; see $log)" "$nf"
+		grep -E '^\[  (FAILED|ERROR) ' "$log" | head -n 20 | sed 's/^/#   /'
+	fi
+}
+
+group_spdx() {
+	if scripts/spdx-check.sh >"$logdir/spdx.log" 2>&1; then
+		pass "spdx: every source file carries a known license"
+	else
+		fail "spdx (see $logdir/spdx.log)"
+		sed 's/^/#   /' "$logdir/spdx.log" | head -n 20
+	fi
+}
+
+group_unit() {
+	local t
+	for t in "$O"/tests/test_*; do
+		[ -x "$t" ] || continue
+		run_cmocka "unit/$(basename "$t")" "$t"
+	done
+}
+
+group_asan() {
+	local t
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	for t in "$O"/asan/test_*; do
+		[ -x "$t" ] || continue
+		run_cmocka "asan/$(basename "$t")" "$t"
+	done
+}
+
+# One guest per script: tests/guest/<name>.sh runs inside and prints
+# `ok - ...` / `not ok - ...` lines; its exit status must agree.
+run_guest() {
+	local name=$1 timeout=${2:-$VM_TIMEOUT} log=$logdir/guest-$1.log
+	local files=$O/guest/files rc np nf
+	rm -rf "$files"
+	mkdir -p "$files/seeds"
+	cp tests/guest/*.sh "$files/"
+	[ -d "$SEEDS" ] && cp "$SEEDS"/* "$files/seeds/"
+	echo "# guest: $name (timeout ${timeout} s)"
+	scripts/vm.sh -k "$KERNEL" -i "$VM_BASE" -t "$timeout" -f "$files" \
+		-l "$log.console" -- "bash /mnt/files/$name.sh" >"$log" 2>&1
+	rc=$?
+	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+	np=$(grep -c '^ok - ' "$log")
+	nf=$(grep -c '^not ok - ' "$log")
+	grep -E '^(not )?ok - ' "$log" | sed 's/^/#   /'
+	case $rc in
+	124) fail "guest/$name: guest hung (VM_TIMEOUT=$timeout); see $log" ;;
+	125) fail "guest/$name: guest died (panic?); see $log" ;;
+	4)   skip "guest/$name" "$(grep -m1 '^# SKIP' "$log" | cut -c8-)" ;;
+	0)   if [ "$nf" -eq 0 ] && [ "$np" -gt 0 ]; then
+		     pass "guest/$name ($np cases)" "$np"
+	     else
+		     fail "guest/$name: exit 0 but $np ok, $nf not ok; see $log"
+	     fi ;;
+	*)   passed=$((passed + np))
+	     fail "guest/$name: exit $rc; see $log" "$((nf > 0 ? nf : 1))" ;;
+	esac
+}
+
+group_guest() {
+	local t
+	for t in $GUEST_TESTS; do
+		run_guest "${t%%:*}" "$(echo "$t" | sed -n 's/^[^:]*:\([0-9]*\)$/\1/p')"
+	done
+}
+# name[:timeout]; the order is the order of the issues.
+GUEST_TESTS=${GUEST_TESTS:-"smoke:120"}
+
+start=$(date +%s)
+for g in "${groups[@]}"; do
+	case $g in
+	spdx|unit|asan|guest) echo "# group: $g"; "group_$g" ;;
+	*) echo "run.sh: unknown group '$g' (spdx unit asan guest)" >&2
+	   exit 2 ;;
+	esac
+done
+echo "# $(( $(date +%s) - start )) s"
+for f in "${failures[@]}"; do echo "# FAILED: $f"; done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
