@@ -44,6 +44,9 @@ KERNEL  ?= $(GUEST_DIR)/vmlinuz
 # Modules of the guest kernel (virtio for the output disk), if it has any.
 VM_MODROOT ?= $(if $(filter $(GUEST_DIR)/vmlinuz,$(KERNEL)),$(GUEST_DIR)/root)
 VM_TIMEOUT ?= 300
+SEEDS      ?= ../shared/seeds/extracted
+TEST       ?= 0001
+FIXED      ?= 0
 VM_FILES   ?=
 VM_OUT     ?=
 CMD        ?= sysfs-observe --version
@@ -205,13 +208,13 @@ unit: $(UNIT_BINS)
 asan: $(ASAN_BINS)
 
 # Every test, host and guest; the runner prints `N passed, N failed`.
-SEEDS ?= ../shared/seeds/extracted
 check: $(BIN) $(UNIT_BINS) $(ASAN_BINS) $(VM_BASE)
 	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) SEEDS=$(SEEDS) \
 		VM_TIMEOUT=$(VM_TIMEOUT) tests/run.sh $(CHECKS)
 
-run: $(BIN) $(O)/module/test_sysfs.ko
-	$(Q)O=$(O) KERNEL=$(KERNEL) TEST=$(TEST) scripts/run.sh
+run: $(BIN) $(O)/module/test_sysfs.ko $(VM_BASE)
+	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) TEST=$(TEST) \
+		SEEDS=$(SEEDS) FIXED=$(FIXED) VM_TIMEOUT=$(VM_TIMEOUT) scripts/run.sh
 
 bench: $(VM_BASE)
 	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) tests/bench/run.sh
