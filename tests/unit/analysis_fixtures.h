@@ -163,25 +163,4 @@ static inline int fx_event(struct wf_graph *graph, uint32_t type,
 	return wf_feed(graph, &event);
 }
 
-/* Capture what a printer writes; the caller frees the string. */
-struct fx_capture {
-	FILE *out;
-	char *text;
-	size_t len;
-};
-
-static inline FILE *fx_capture_begin(struct fx_capture *capture)
-{
-	capture->text = NULL;
-	capture->len = 0;
-	capture->out = open_memstream(&capture->text, &capture->len);
-	return capture->out;
-}
-
-static inline char *fx_capture_end(struct fx_capture *capture)
-{
-	fclose(capture->out);
-	return capture->text;
-}
-
 #endif /* SO_TESTS_ANALYSIS_FIXTURES_H */
