@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include <stdlib.h>
+#include <string.h>
+#include "trace/stacks.h"
+
+void so_stacks_init(struct so_stacks *st)
+{
+	st->stacks = NULL;
+	st->len = 0;
+	st->cap = 0;
+	u64map_init(&st->by_id);
+}
+
+void so_stacks_fini(struct so_stacks *st)
+{
+	free(st->stacks);
+	u64map_fini(&st->by_id);
+	so_stacks_init(st);
+}
+
+int so_stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
+		  uint32_t depth)
+{
+	struct so_stack *stack;
+	size_t cap;
+
+	if (id < 0)
+		return -1;
+	if (u64map_get(&st->by_id, (uint32_t)id, NULL))
+		return 0;
+	if (st->len == st->cap) {
+		cap = st->cap ? st->cap * 2 : 64;
+		stack = realloc(st->stacks, cap * sizeof(*stack));
+		if (!stack)
+			return -1;
+		st->stacks = stack;
+		st->cap = cap;
+	}
+	if (u64map_put(&st->by_id, (uint32_t)id, st->len))
+		return -1;
+	stack = &st->stacks[st->len++];
+	stack->id = id;
+	stack->depth = depth > SO_STACK_DEPTH ? SO_STACK_DEPTH : depth;
+	if (stack->depth)
+		memcpy(stack->addrs, addrs, stack->depth * sizeof(*addrs));
+	return 0;
+}
+
+const struct so_stack *so_stacks_get(const struct so_stacks *st, int32_t id)
+{
+	uint32_t idx;
+
+	if (id < 0 || !u64map_get(&st->by_id, (uint32_t)id, &idx))
+		return NULL;
+	return &st->stacks[idx];
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * Kernel stacks by stack id, as the BPF stack map returned them (live) or
+ * the trace file stored them (report): the one place stacks are looked up
+ * after the event that named them has gone by.
+ */
+#ifndef SO_STACKS_H
+#define SO_STACKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "trace/u64map.h"
+
+#define SO_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH */
+
+struct so_stack {
+	int32_t id;
+	uint32_t depth;
+	uint64_t addrs[SO_STACK_DEPTH];
+};
+
+struct so_stacks {
+	struct so_stack *stacks;
+	size_t len, cap;
+	struct u64map by_id;
+};
+
+void so_stacks_init(struct so_stacks *st);
+void so_stacks_fini(struct so_stacks *st);
+/* Keeps the first stack stored for an id.  depth is capped at
+ * SO_STACK_DEPTH.  Returns 0, or -1 when memory runs out. */
+int so_stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
+		  uint32_t depth);
+const struct so_stack *so_stacks_get(const struct so_stacks *st, int32_t id);
+
+#endif /* SO_STACKS_H */
