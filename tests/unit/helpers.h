@@ -121,4 +121,93 @@ static inline void test_golden(const char *name, const char *text)
 	free(want);
 }
 
+#define CFG_LOCK	0xffff888000004444ULL
+
+/* Appends one event to a scenario. */
+static inline struct so_event *scn_add(struct so_edge_event *evs, size_t *n,
+				       uint32_t type, uint64_t us,
+				       uint32_t tid, uint64_t class_id,
+				       const char *name)
+{
+	struct so_edge_event *slot = &evs[(*n)++];
+
+	memset(slot, 0, sizeof(*slot));
+	slot->ev = test_event(type, 1000000000ULL + us * 1000, tid, class_id,
+			      name);
+	return &slot->ev;
+}
+
+/*
+ * Test 0028's story, fix off: a writer (sh/7) holds the kn active ref and
+ * waits for config_mutex; rmmod (100) holds config_mutex, removes the
+ * disk and drains the kn.  Then a late writer (sh/8) is refused.  Returns
+ * how many records; sizes[i] is each record's length.
+ */
+static inline size_t test_scenario(struct so_edge_event evs[32],
+				   size_t sizes[32])
+{
+	const char *kn = "test_sysfs0/test_dev_x";
+	struct so_event *ev;
+	size_t n = 0, i;
+
+	ev = scn_add(evs, &n, SO_EV_MOD_LOAD_BEGIN, 0, 100, 0, NULL);
+	ev = scn_add(evs, &n, SO_EV_MOD_LOAD_END, 800, 100, 0, NULL);
+	ev = scn_add(evs, &n, SO_EV_KN_WRITE_BEGIN, 1000, 7, KN_X, kn);
+	ev->arg = 2;
+	ev = scn_add(evs, &n, SO_EV_KN_GET_ACTIVE, 1001, 7, KN_X, kn);
+	ev->ret = 1;
+	ev = scn_add(evs, &n, SO_EV_MOD_GET, 1002, 7, MOD_TS, "test_sysfs");
+	ev->ret = 1;
+	ev = scn_add(evs, &n, SO_EV_MOD_DELETE_BEGIN, 1003, 100, MOD_TS,
+		     "test_sysfs");
+	ev = scn_add(evs, &n, SO_EV_LOCK_ACQUIRED, 1004, 100, MTX_CFG,
+		     "&test_dev->config_mutex");
+	ev->obj = CFG_LOCK;
+	ev = scn_add(evs, &n, SO_EV_CONTENTION_BEGIN, 1005, 7, 0, NULL);
+	ev->obj = CFG_LOCK;
+	ev->arg = 2;
+	ev = scn_add(evs, &n, SO_EV_DEL_GENDISK_BEGIN, 1006, 100, 0,
+		     "test_sysfs0");
+	ev = scn_add(evs, &n, SO_EV_KN_DRAIN_BEGIN, 1007, 100, KN_X, kn);
+	ev->arg = 1;
+	{
+		struct so_edge_event *edge = &evs[n];
+
+		ev = scn_add(evs, &n, SO_EV_EDGE, 1008, 100, KN_X, "");
+		snprintf(ev->name, sizeof(ev->name),
+			 "&test_dev->config_mutex");
+		edge->key.from_class = MTX_CFG;
+		edge->key.to_class = KN_X;
+		edge->val.count = 1;
+		snprintf(edge->to_name, sizeof(edge->to_name), "%s", kn);
+	}
+	ev = scn_add(evs, &n, SO_EV_CONTENTION_END, 4000, 7, 0, NULL);
+	ev->obj = CFG_LOCK;
+	ev = scn_add(evs, &n, SO_EV_LOCK_RELEASED, 4000, 100, MTX_CFG, NULL);
+	ev->obj = CFG_LOCK;
+	ev->arg = 2996000;
+	ev = scn_add(evs, &n, SO_EV_LOCK_ACQUIRED, 4001, 7, MTX_CFG, NULL);
+	ev->obj = CFG_LOCK;
+	ev->arg = 2996000;
+	ev = scn_add(evs, &n, SO_EV_LOCK_RELEASED, 4010, 7, MTX_CFG, NULL);
+	ev->obj = CFG_LOCK;
+	ev->arg = 9000;
+	ev = scn_add(evs, &n, SO_EV_MOD_PUT, 4011, 7, MOD_TS, "test_sysfs");
+	ev = scn_add(evs, &n, SO_EV_KN_PUT_ACTIVE, 4012, 7, KN_X, kn);
+	ev = scn_add(evs, &n, SO_EV_KN_WRITE_END, 4013, 7, KN_X, kn);
+	ev->ret = -19;
+	ev = scn_add(evs, &n, SO_EV_KN_DRAIN_END, 4014, 100, KN_X, kn);
+	ev->arg = 3007000;
+	ev = scn_add(evs, &n, SO_EV_DEL_GENDISK_END, 5000, 100, 0, NULL);
+	ev->arg = 3994000;
+	ev = scn_add(evs, &n, SO_EV_MOD_DELETE_END, 5100, 100, MOD_TS, NULL);
+	ev = scn_add(evs, &n, SO_EV_KN_GET_ACTIVE, 6000, 8, KN_X, kn);
+	ev = scn_add(evs, &n, SO_EV_MOD_GET, 6001, 8, MOD_TS, "test_sysfs");
+	for (i = 0; i < n; i++)
+		sizes[i] = evs[i].ev.type == SO_EV_EDGE ?
+				   sizeof(struct so_edge_event) :
+				   sizeof(struct so_event);
+	return n;
+}
+
 #endif /* SO_TEST_HELPERS_H */

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include "helpers.h"
+#include "trace/names.h"
+
+#define LOCK_STATIC	0xffffffff82a00000ULL	/* rtnl_mutex in kallsyms */
+#define LOCK_DYNAMIC	0xffff888012345678ULL
+
+static struct ksyms *test_ksyms(void)
+{
+	struct ksyms *ks = ksyms_new();
+
+	ksyms_add(ks, 0xffffffff81100000ULL, 0x100, 'T', "mutex_lock", "");
+	ksyms_add(ks, 0xffffffff81200000ULL, 0x100, 'T', "bpf_trampoline_6",
+		  "");
+	ksyms_add(ks, 0xffffffffc0a01000ULL, 0x200, 't', "test_dev_x_store",
+		  "test_sysfs");
+	ksyms_add(ks, LOCK_STATIC, 0x20, 'D', "rtnl_mutex", "");
+	return ks;
+}
+
+static void test_class_names(void **state)
+{
+	struct so_names *names = so_names_new(NULL);
+	char buf[SO_CLASS_NAME_LEN];
+	struct so_event ev;
+
+	ev = test_event(SO_EV_KN_WRITE_BEGIN, 1, 7, KN_X,
+			"test_sysfs0/test_dev_x");
+	so_names_observe(names, &ev, NULL);
+	ev = test_event(SO_EV_MOD_GET, 2, 7, MOD_TS, "test_sysfs");
+	so_names_observe(names, &ev, NULL);
+	ev = test_event(SO_EV_MUTEX_INIT, 3, 7, MTX_CFG,
+			"&test_dev->config_mutex");
+	so_names_observe(names, &ev, NULL);
+	/* A device name is not its class's name. */
+	ev = test_event(SO_EV_DEL_GENDISK_BEGIN, 4, 7, KN_Y, "test_blk0");
+	so_names_observe(names, &ev, NULL);
+
+	assert_string_equal(so_names_class(names, KN_X, buf, sizeof(buf)),
+			    "kn:test_sysfs0/test_dev_x");
+	assert_string_equal(so_names_class(names, MOD_TS, buf, sizeof(buf)),
+			    "mod:test_sysfs");
+	assert_string_equal(so_names_class(names, MTX_CFG, buf, sizeof(buf)),
+			    "&test_dev->config_mutex");
+	assert_string_equal(so_names_class(names, RTNL, buf, sizeof(buf)),
+			    "rtnl_mutex");
+	assert_string_equal(so_names_class(names, KN_Y, buf, sizeof(buf)),
+			    "kn:#2222");
+	assert_string_equal(so_names_class(names, 0x7700000000000001ULL, buf,
+					   sizeof(buf)),
+			    "class#7700000000000001");
+	so_names_free(names);
+}
+
+static void test_lock_names(void **state)
+{
+	struct ksyms *ks = test_ksyms();
+	struct so_names *names = so_names_new(ks);
+	uint64_t static_id = SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_STATIC);
+	uint64_t dyn_id = SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_DYNAMIC);
+	uint64_t anon_id = SO_CLASS_MAKE(SO_CLASS_LOCK, 0xffff888000000040ULL);
+	struct so_stack stack = {
+		.id = 1, .depth = 3,
+		.addrs = { 0xffffffff81200010ULL, 0xffffffff81100020ULL,
+			   0xffffffffc0a01040ULL },
+	};
+	char buf[SO_CLASS_NAME_LEN];
+	uint64_t addrs[4];
+	struct so_event ev;
+
+	/* Static: named by its symbol even without an event's object. */
+	assert_string_equal(so_names_class(names, static_id, buf, sizeof(buf)),
+			    "rtnl_mutex");
+	/* Dynamic: by the first function that took it, past the plumbing. */
+	ev = test_event(SO_EV_LOCK_ACQUIRED, 1, 7, dyn_id, NULL);
+	ev.obj = LOCK_DYNAMIC;
+	so_names_observe(names, &ev, &stack);
+	assert_string_equal(so_names_class(names, dyn_id, buf, sizeof(buf)),
+			    "mutex@test_dev_x_store");
+	/* Neither: the address. */
+	assert_string_equal(so_names_class(names, anon_id, buf, sizeof(buf)),
+			    "mutex@0xffff888000000040");
+	assert_int_equal(so_names_lock_addrs(names, addrs, 4), 1);
+	assert_true(addrs[0] == LOCK_DYNAMIC);
+	so_names_free(names);
+	ksyms_free(ks);
+}
+
+static void test_edge_names(void **state)
+{
+	struct so_names *names = so_names_new(NULL);
+	char buf[SO_CLASS_NAME_LEN];
+	struct so_edge_event edge;
+
+	memset(&edge, 0, sizeof(edge));
+	edge.ev = test_event(SO_EV_EDGE, 1, 7, MTX_CFG,
+			     "test_sysfs0/test_dev_y");
+	edge.key.from_class = KN_Y;
+	edge.key.to_class = MTX_CFG;
+	strcpy(edge.to_name, "&test_dev->config_mutex");
+	so_names_observe(names, &edge.ev, NULL);
+	assert_string_equal(so_names_class(names, KN_Y, buf, sizeof(buf)),
+			    "kn:test_sysfs0/test_dev_y");
+	assert_string_equal(so_names_class(names, MTX_CFG, buf, sizeof(buf)),
+			    "&test_dev->config_mutex");
+	so_names_free(names);
+}
+
+static void test_type_names(void **state)
+{
+	uint32_t type;
+
+	for (type = 1; type < SO_EV_NR; type++) {
+		assert_string_not_equal(so_event_type_name(type), "?");
+		assert_true(strlen(so_event_type_name(type)) <= 12);
+	}
+	assert_string_equal(so_event_type_name(0), "?");
+	assert_string_equal(so_event_type_name(SO_EV_NR), "?");
+	assert_string_equal(so_class_kind_name(SO_CLASS_KN), "kernfs");
+	assert_string_equal(so_class_kind_name(SO_CLASS_RTNL), "mutex");
+	assert_string_equal(so_counter_name(SO_CNT_RB_DROPS), "rb_drops");
+	assert_string_equal(so_counter_name(SO_CNT_NR), "?");
+	assert_true(so_class_addr(SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_STATIC)) ==
+		    LOCK_STATIC);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_class_names),
+		cmocka_unit_test(test_lock_names),
+		cmocka_unit_test(test_edge_names),
+		cmocka_unit_test(test_type_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

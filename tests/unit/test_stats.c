@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include "helpers.h"
+#include "analysis/stats.h"
+
+static void feed_scenario(struct so_stats *st)
+{
+	struct so_edge_event evs[32];
+	size_t sizes[32], n, i;
+
+	n = test_scenario(evs, sizes);
+	for (i = 0; i < n; i++)
+		so_stats_feed(st, &evs[i].ev);
+	so_stats_finish(st);
+}
+
+static void test_kernfs_refs(void **state)
+{
+	const struct so_class_stats *kn;
+	struct so_stats st;
+
+	so_stats_init(&st);
+	feed_scenario(&st);
+	kn = so_stats_class(&st, KN_X);
+	assert_non_null(kn);
+	assert_int_equal(kn->kn_gets, 1);
+	assert_int_equal(kn->kn_refused, 1);
+	assert_int_equal(kn->kn_puts, 1);
+	assert_int_equal(kn->kn_drains, 1);
+	assert_int_equal(kn->kn_drain_waits, 1);
+	assert_int_equal(kn->drain.max_ns, 3007000);
+	/* The drain waited for a reader: contention on the kn class. */
+	assert_int_equal(kn->wait.count, 1);
+	/* Active ref held from get (1001 us) to put (4012 us). */
+	assert_int_equal(kn->hold.count, 1);
+	assert_int_equal(kn->hold.total_ns, 3011000);
+	assert_int_equal(kn->writes, 1);
+	assert_int_equal(kn->write_errors, 1);
+	assert_int_equal(kn->write_bytes, 0);
+	assert_int_equal(st.write_errnos.len, 1);
+	assert_int_equal(st.write_errnos.slots[0].err, 19);
+	so_stats_fini(&st);
+}
+
+static void test_locks_and_modules(void **state)
+{
+	const struct so_class_stats *cfg, *mod;
+	struct so_stats st;
+
+	so_stats_init(&st);
+	feed_scenario(&st);
+	cfg = so_stats_class(&st, MTX_CFG);
+	assert_non_null(cfg);
+	/* Contention by address, attributed through the lock's class. */
+	assert_int_equal(cfg->wait.count, 1);
+	assert_int_equal(cfg->wait.total_ns, 2995000);
+	assert_int_equal(cfg->hold.count, 2);
+	assert_int_equal(cfg->hold.max_ns, 2996000);
+	/* 9000 ns -> bucket 13 (8192..16383); 2996000 -> bucket 21 */
+	assert_int_equal(cfg->hold_hist.buckets[13], 1);
+	assert_int_equal(cfg->hold_hist.buckets[21], 1);
+	mod = so_stats_class(&st, MOD_TS);
+	assert_non_null(mod);
+	assert_int_equal(mod->mod_gets, 1);
+	assert_int_equal(mod->mod_get_fails, 1);
+	assert_int_equal(mod->mod_puts, 1);
+	assert_int_equal(st.modules.load.count, 1);
+	assert_int_equal(st.modules.load.total_ns, 800000);
+	assert_int_equal(st.modules.delete.count, 1);
+	assert_int_equal(st.modules.delete_fails, 0);
+	assert_int_equal(st.nr_devices, 1);
+	assert_string_equal(st.devices[0].name, "test_sysfs0");
+	assert_int_equal(st.devices[0].removal.total_ns, 3994000);
+	assert_int_equal(st.unpaired, 0);
+	assert_int_equal(st.nr_events, 23);
+	assert_int_equal(st.by_type[SO_EV_KN_GET_ACTIVE], 2);
+	so_stats_fini(&st);
+}
+
+/* An end without its begin is counted, not matched with a stranger. */
+static void test_unpaired(void **state)
+{
+	struct so_stats st;
+	struct so_event ev;
+
+	so_stats_init(&st);
+	ev = test_event(SO_EV_KN_WRITE_BEGIN, 10, 1, KN_X, "a/b");
+	so_stats_feed(&st, &ev);
+	ev = test_event(SO_EV_KN_WRITE_END, 20, 2, KN_X, "a/b");
+	ev.ret = 5;
+	so_stats_feed(&st, &ev);
+	ev = test_event(SO_EV_DEL_GENDISK_END, 30, 3, 0, NULL);
+	so_stats_feed(&st, &ev);
+	ev = test_event(SO_EV_CONTENTION_END, 30, 3, 0, NULL);
+	so_stats_feed(&st, &ev);
+	assert_int_equal(st.unpaired, 3);
+	/* The write still counts, without a time. */
+	assert_int_equal(so_stats_class(&st, KN_X)->writes, 1);
+	assert_int_equal(so_stats_class(&st, KN_X)->write_bytes, 5);
+	assert_int_equal(so_stats_class(&st, KN_X)->write_time.count, 0);
+	so_stats_fini(&st);
+}
+
+/* Contention on a lock never seen acquired gets an address class. */
+static void test_anonymous_contention(void **state)
+{
+	struct so_stats st;
+	struct so_event ev;
+	int i;
+
+	so_stats_init(&st);
+	for (i = 0; i < 3; i++) {
+		ev = test_event(SO_EV_CONTENTION_BEGIN, 100 * i, 9, 0, NULL);
+		ev.obj = 0xffff888000777000ULL;
+		so_stats_feed(&st, &ev);
+		ev.type = SO_EV_CONTENTION_END;
+		ev.ts_ns += 50;
+		so_stats_feed(&st, &ev);
+	}
+	so_stats_finish(&st);
+	so_stats_finish(&st);	/* twice: still counted once */
+	assert_int_equal(so_stats_class(&st,
+					SO_CLASS_MAKE(SO_CLASS_LOCK,
+						      0xffff888000777000ULL))
+				 ->wait.count, 3);
+	so_stats_fini(&st);
+}
+
+static void test_errnos_and_timing(void **state)
+{
+	struct so_errnos e;
+	struct so_timing t;
+	int i;
+
+	memset(&e, 0, sizeof(e));
+	for (i = 1; i <= SO_ERRNOS_MAX + 2; i++)
+		so_errnos_add(&e, -i);
+	so_errnos_add(&e, -1);
+	assert_int_equal(e.len, SO_ERRNOS_MAX);
+	assert_int_equal(e.other, 2);
+	assert_int_equal(e.slots[0].count, 2);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(so_timing_avg(&t), 0);
+	so_timing_add(&t, 10);
+	so_timing_add(&t, 30);
+	assert_int_equal(t.min_ns, 10);
+	assert_int_equal(t.max_ns, 30);
+	assert_int_equal(so_timing_avg(&t), 20);
+}
+
+/* Many tasks at once: the pending table grows and reuses its slots. */
+static void test_many_tasks(void **state)
+{
+	struct so_stats st;
+	struct so_event ev;
+	uint32_t tid;
+	int round;
+
+	so_stats_init(&st);
+	for (round = 0; round < 3; round++) {
+		for (tid = 1; tid <= 500; tid++) {
+			ev = test_event(SO_EV_KN_WRITE_BEGIN, 1000 * round, tid,
+					KN_Y, "d/a");
+			so_stats_feed(&st, &ev);
+		}
+		for (tid = 1; tid <= 500; tid++) {
+			ev = test_event(SO_EV_KN_WRITE_END,
+					1000 * round + tid, tid, KN_Y, "d/a");
+			ev.ret = 1;
+			so_stats_feed(&st, &ev);
+		}
+	}
+	assert_int_equal(so_stats_class(&st, KN_Y)->writes, 1500);
+	assert_int_equal(so_stats_class(&st, KN_Y)->write_time.count, 1500);
+	assert_int_equal(st.unpaired, 0);
+	assert_true(st.nr_pending <= 500);
+	so_stats_fini(&st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernfs_refs),
+		cmocka_unit_test(test_locks_and_modules),
+		cmocka_unit_test(test_unpaired),
+		cmocka_unit_test(test_anonymous_contention),
+		cmocka_unit_test(test_errnos_and_timing),
+		cmocka_unit_test(test_many_tasks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include "helpers.h"
+#include "trace/stream.h"
+
+static const char *stream_scenario(struct test_capture *cap, bool colour)
+{
+	struct so_edge_event evs[32];
+	struct so_names *names = so_names_new(NULL);
+	struct so_stream s;
+	size_t sizes[32], n, i;
+
+	n = test_scenario(evs, sizes);
+	so_stream_init(&s, test_capture_begin(cap), names, colour,
+		       1000000000ULL);
+	so_stream_header(&s);
+	for (i = 0; i < n; i++) {
+		so_names_observe(names, &evs[i].ev, NULL);
+		so_stream_event(&s, &evs[i].ev);
+	}
+	so_stream_finding(&s, 1000000000ULL + 1008000000ULL,
+			  "DEADLOCK-PRONE", "%s -> %s -> %s",
+			  "kn:test_sysfs0/test_dev_x",
+			  "&test_dev->config_mutex",
+			  "kn:test_sysfs0/test_dev_x");
+	assert_int_equal(s.nr_lines, n + 1);
+	so_names_free(names);
+	return test_capture_end(cap);
+}
+
+static void test_golden_lines(void **state)
+{
+	struct test_capture cap;
+	const char *text = stream_scenario(&cap, false);
+	const char *line = text;
+
+	test_golden("stream_0028.txt", text);
+	/* Under 80 columns where names allow (an edge or a finding names
+	 * two or three classes), and no colour when not asked. */
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+
+		assert_non_null(nl);
+		if (!memmem(line, nl - line, "->", 2))
+			assert_true(nl - line < 80);
+		line = nl + 1;
+	}
+	assert_null(strchr(text, '\033'));
+	free(cap.text);
+}
+
+static void test_colour(void **state)
+{
+	struct test_capture cap;
+	const char *text = stream_scenario(&cap, true);
+
+	/* The refused get is red, the finding bold red, each reset. */
+	assert_non_null(strstr(text, "\033[31mget_active   kn:test_sysfs0/test_dev_x refused\033[0m"));
+	assert_non_null(strstr(text, "\033[1;31mDEADLOCK-PRONE\033[0m"));
+	free(cap.text);
+}
+
+static void test_details(void **state)
+{
+	struct so_names *names = so_names_new(NULL);
+	struct so_stream s;
+	char buf[200];
+	struct so_event ev;
+
+	so_stream_init(&s, stdout, names, false, 0);
+	ev = test_event(SO_EV_KN_WRITE_END, 1, 7, 0, NULL);
+	ev.obj = 0;
+	ev.ret = 3;
+	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+			    "ret=3");
+	ev.ret = -11;
+	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+			    "-EAGAIN");
+	ev.ret = -300;
+	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+			    "-E300");
+	ev = test_event(SO_EV_MOD_LOAD_BEGIN, 1, 7, 0, NULL);
+	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+			    "finit_module");
+	ev = test_event(SO_EV_MUTEX_INIT, 1, 7, MTX_CFG, "&x->lock");
+	ev.obj = 0xffff888000001000ULL;
+	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+			    "&x->lock at 0xffff888000001000");
+	so_names_free(names);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_lines),
+		cmocka_unit_test(test_colour),
+		cmocka_unit_test(test_details),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trace/names.h"
+#include "trace/u64map.h"
+
+struct so_class_entry {
+	uint64_t class_id;
+	uint64_t obj;		/* first object seen: a lock's address */
+	char name[SO_NAME_LEN];
+	uint32_t nr_frames;
+	uint64_t frames[SO_NAMES_FRAMES];
+};
+
+struct so_names {
+	struct ksyms *ksyms;
+	struct so_class_entry *entries;
+	size_t len, cap;
+	struct u64map by_class;
+	struct u64map by_obj;	/* lock address -> entries[] */
+};
+
+static const char *const so_event_names[SO_EV_NR] = {
+	[SO_EV_KN_WRITE_BEGIN]	  = "write",
+	[SO_EV_KN_WRITE_END]	  = "write_end",
+	[SO_EV_KN_GET_ACTIVE]	  = "get_active",
+	[SO_EV_KN_PUT_ACTIVE]	  = "put_active",
+	[SO_EV_KN_DRAIN_BEGIN]	  = "drain",
+	[SO_EV_KN_DRAIN_END]	  = "drain_end",
+	[SO_EV_MOD_GET]		  = "mod_get",
+	[SO_EV_MOD_PUT]		  = "mod_put",
+	[SO_EV_MOD_LOAD_BEGIN]	  = "mod_load",
+	[SO_EV_MOD_LOAD_END]	  = "mod_load_end",
+	[SO_EV_MOD_DELETE_BEGIN]  = "mod_delete",
+	[SO_EV_MOD_DELETE_END]	  = "mod_del_end",
+	[SO_EV_DEL_GENDISK_BEGIN] = "del_gendisk",
+	[SO_EV_DEL_GENDISK_END]	  = "gendisk_end",
+	[SO_EV_MISC_DEREG_BEGIN]  = "misc_dereg",
+	[SO_EV_MISC_DEREG_END]	  = "misc_end",
+	[SO_EV_LOCK_ACQUIRED]	  = "lock",
+	[SO_EV_LOCK_RELEASED]	  = "unlock",
+	[SO_EV_CONTENTION_BEGIN]  = "contend",
+	[SO_EV_CONTENTION_END]	  = "contend_end",
+	[SO_EV_MUTEX_INIT]	  = "mutex_init",
+	[SO_EV_EDGE]		  = "edge",
+};
+
+const char *so_event_type_name(uint32_t type)
+{
+	return type < SO_EV_NR && so_event_names[type] ? so_event_names[type] :
+							 "?";
+}
+
+const char *so_class_kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case SO_CLASS_KN:
+		return "kernfs";
+	case SO_CLASS_MUTEX:
+	case SO_CLASS_LOCK:
+	case SO_CLASS_RTNL:
+		return "mutex";
+	case SO_CLASS_MOD:
+		return "module";
+	default:
+		return "?";
+	}
+}
+
+static const char *const so_counter_names[SO_CNT_NR][2] = {
+	[SO_CNT_EVENTS]	      = { "events", "events submitted by BPF" },
+	[SO_CNT_RB_DROPS]     = { "rb_drops", "ring buffer full, event lost" },
+	[SO_CNT_HELD_FULL]    = { "held_full", "held set full, not tracked" },
+	[SO_CNT_EDGE_FULL]    = { "edge_full", "edge table full, not counted" },
+	[SO_CNT_TASK_FULL]    = { "task_full", "task table full, not tracked" },
+	[SO_CNT_CLASS_FULL]   = { "class_full", "lock-class table full" },
+	[SO_CNT_STACK_FAIL]   = { "stack_fail", "stacks not captured" },
+	[SO_CNT_KERNFS_WRITE] = { "kernfs_writes", "kernfs writes entered" },
+};
+
+const char *so_counter_name(uint32_t counter)
+{
+	return counter < SO_CNT_NR && so_counter_names[counter][0] ?
+		       so_counter_names[counter][0] : "?";
+}
+
+const char *so_counter_desc(uint32_t counter)
+{
+	return counter < SO_CNT_NR && so_counter_names[counter][1] ?
+		       so_counter_names[counter][1] : "?";
+}
+
+/* Kernel addresses have their top byte all ones: put back what the class
+ * id's kind byte replaced. */
+uint64_t so_class_addr(uint64_t class_id)
+{
+	return (uint64_t)SO_CLASS_MAKE(0, class_id) | (0xffULL << SO_CLASS_SHIFT);
+}
+
+struct so_names *so_names_new(struct ksyms *ks)
+{
+	struct so_names *names = calloc(1, sizeof(*names));
+
+	if (!names)
+		return NULL;
+	names->ksyms = ks;
+	u64map_init(&names->by_class);
+	u64map_init(&names->by_obj);
+	return names;
+}
+
+void so_names_free(struct so_names *names)
+{
+	if (!names)
+		return;
+	u64map_fini(&names->by_class);
+	u64map_fini(&names->by_obj);
+	free(names->entries);
+	free(names);
+}
+
+static struct so_class_entry *so_names_entry(struct so_names *names,
+					     uint64_t class_id)
+{
+	struct so_class_entry *entry;
+	uint32_t idx;
+	size_t cap;
+
+	if (u64map_get(&names->by_class, class_id, &idx))
+		return &names->entries[idx];
+	if (names->len == names->cap) {
+		cap = names->cap ? names->cap * 2 : 64;
+		entry = realloc(names->entries, cap * sizeof(*entry));
+		if (!entry)
+			return NULL;
+		names->entries = entry;
+		names->cap = cap;
+	}
+	if (u64map_put(&names->by_class, class_id, names->len))
+		return NULL;
+	entry = &names->entries[names->len++];
+	memset(entry, 0, sizeof(*entry));
+	entry->class_id = class_id;
+	return entry;
+}
+
+static void so_names_learn(struct so_names *names, uint64_t class_id,
+			   const char *name, uint64_t obj)
+{
+	struct so_class_entry *entry;
+
+	if (!class_id)
+		return;
+	entry = so_names_entry(names, class_id);
+	if (!entry)
+		return;
+	if (!entry->name[0] && name && name[0])
+		snprintf(entry->name, sizeof(entry->name), "%s", name);
+	if (!entry->obj)
+		entry->obj = obj;
+	/* Contention events carry only the lock's address. */
+	if (obj && !u64map_get(&names->by_obj, obj, NULL))
+		u64map_put(&names->by_obj, obj, (uint32_t)(entry - names->entries));
+}
+
+uint64_t so_names_obj_class(const struct so_names *names, uint64_t obj)
+{
+	uint32_t idx;
+
+	if (!obj || !u64map_get(&names->by_obj, obj, &idx))
+		return 0;
+	return names->entries[idx].class_id;
+}
+
+/* Events whose name field names their class, not a device. */
+static bool so_event_names_class(uint32_t type)
+{
+	switch (type) {
+	case SO_EV_MOD_LOAD_BEGIN:
+	case SO_EV_MOD_LOAD_END:
+	case SO_EV_DEL_GENDISK_BEGIN:
+	case SO_EV_DEL_GENDISK_END:
+	case SO_EV_MISC_DEREG_BEGIN:
+	case SO_EV_MISC_DEREG_END:
+	case SO_EV_EDGE:
+		return false;
+	default:
+		return true;
+	}
+}
+
+void so_names_observe(struct so_names *names, const struct so_event *ev,
+		      const struct so_stack *stack)
+{
+	const struct so_edge_event *edge;
+	struct so_class_entry *entry;
+	uint32_t kind;
+
+	if (ev->type == SO_EV_EDGE) {
+		edge = (const struct so_edge_event *)ev;
+		so_names_learn(names, edge->key.from_class, ev->name, 0);
+		so_names_learn(names, edge->key.to_class, edge->to_name, 0);
+		return;
+	}
+	if (!so_event_names_class(ev->type) || !ev->class_id)
+		return;
+	kind = SO_CLASS_KIND(ev->class_id);
+	so_names_learn(names, ev->class_id, ev->name,
+		       kind == SO_CLASS_LOCK || kind == SO_CLASS_MUTEX ?
+			       ev->obj : 0);
+	if (ev->type != SO_EV_LOCK_ACQUIRED || !stack)
+		return;
+	entry = so_names_entry(names, ev->class_id);
+	if (!entry || entry->nr_frames)
+		return;
+	entry->nr_frames = stack->depth < SO_NAMES_FRAMES ? stack->depth :
+							    SO_NAMES_FRAMES;
+	memcpy(entry->frames, stack->addrs,
+	       entry->nr_frames * sizeof(entry->frames[0]));
+}
+
+/* Frames of the locking machinery itself, not the code that took it. */
+static bool so_frame_is_plumbing(const char *sym)
+{
+	static const char *const prefixes[] = {
+		"mutex_", "__mutex_", "bpf_", "__bpf", "rtnl_lock",
+		"kprobe", "__kprobe", "ftrace", "fentry", "trampoline",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(sym, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+static bool so_lock_static_name(struct so_names *names, uint64_t addr,
+				char *buf, size_t len)
+{
+	const struct ksym *sym;
+
+	if (!names->ksyms)
+		return false;
+	sym = ksyms_find(names->ksyms, addr);
+	/* Only data: a text symbol "containing" the address is a miss. */
+	if (!sym || !strchr("dDbBrR", sym->type))
+		return false;
+	if (addr == sym->addr)
+		snprintf(buf, len, "%s", sym->name);
+	else
+		snprintf(buf, len, "%s+0x%" PRIx64, sym->name,
+			 addr - sym->addr);
+	return true;
+}
+
+static bool so_lock_acquirer_name(struct so_names *names,
+				  const struct so_class_entry *entry,
+				  char *buf, size_t len)
+{
+	const struct ksym *sym;
+	uint32_t i;
+
+	if (!names->ksyms)
+		return false;
+	for (i = 0; i < entry->nr_frames; i++) {
+		sym = ksyms_find(names->ksyms, entry->frames[i]);
+		if (sym && !so_frame_is_plumbing(sym->name)) {
+			snprintf(buf, len, "mutex@%s", sym->name);
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *so_lock_name(struct so_names *names,
+				const struct so_class_entry *entry,
+				uint64_t class_id, char *buf, size_t len)
+{
+	uint64_t addr = entry && entry->obj ? entry->obj :
+					      so_class_addr(class_id);
+
+	if (entry && SO_CLASS_KIND(class_id) == SO_CLASS_MUTEX &&
+	    entry->name[0]) {
+		snprintf(buf, len, "%s", entry->name);
+		return buf;
+	}
+	if (so_lock_static_name(names, addr, buf, len))
+		return buf;
+	if (entry && so_lock_acquirer_name(names, entry, buf, len))
+		return buf;
+	snprintf(buf, len, "mutex@0x%" PRIx64, addr);
+	return buf;
+}
+
+static const char *so_class_prefix(uint64_t class_id)
+{
+	return SO_CLASS_KIND(class_id) == SO_CLASS_KN ? "kn" : "mod";
+}
+
+const char *so_names_class(struct so_names *names, uint64_t class_id,
+			   char *buf, size_t len)
+{
+	const struct so_class_entry *entry = NULL;
+	uint32_t idx;
+
+	if (u64map_get(&names->by_class, class_id, &idx))
+		entry = &names->entries[idx];
+	switch (SO_CLASS_KIND(class_id)) {
+	case SO_CLASS_KN:
+	case SO_CLASS_MOD:
+		/* Unnamed: the id, so two such classes still differ. */
+		if (entry && entry->name[0])
+			snprintf(buf, len, "%s:%s", so_class_prefix(class_id),
+				 entry->name);
+		else
+			snprintf(buf, len, "%s:#%" PRIx64, so_class_prefix(class_id),
+				 (uint64_t)SO_CLASS_MAKE(0, class_id));
+		return buf;
+	case SO_CLASS_RTNL:
+		snprintf(buf, len, "rtnl_mutex");
+		return buf;
+	case SO_CLASS_MUTEX:
+	case SO_CLASS_LOCK:
+		return so_lock_name(names, entry, class_id, buf, len);
+	default:
+		snprintf(buf, len, "class#%" PRIx64, class_id);
+		return buf;
+	}
+}
+
+size_t so_names_lock_addrs(const struct so_names *names, uint64_t *addrs,
+			   size_t max)
+{
+	size_t i, n = 0;
+	uint32_t kind;
+
+	for (i = 0; i < names->len; i++) {
+		kind = SO_CLASS_KIND(names->entries[i].class_id);
+		if (kind != SO_CLASS_LOCK && kind != SO_CLASS_MUTEX)
+			continue;
+		if (n < max)
+			addrs[n] = names->entries[i].obj ?
+					   names->entries[i].obj :
+					   so_class_addr(names->entries[i].class_id);
+		n++;
+	}
+	return n;
+}

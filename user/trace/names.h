@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * Names for what events mention: resource classes by id ("kn:dir/attr",
+ * "mod:name", "&dev->config_mutex", "rtnl_mutex", "mutex@caller") and
+ * event types.  Classes are learnt from the events that carry their names
+ * and resolved when asked, so symbols that arrive later (a trace file's
+ * KSYM records come at its end) still name every lock.
+ */
+#ifndef SO_NAMES_H
+#define SO_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "observe.h"
+#include "trace/ksyms.h"
+#include "trace/stacks.h"
+
+#define SO_CLASS_NAME_LEN	(SO_NAME_LEN + 16)
+/* Frames kept from a lock's first acquisition, to name it by its caller. */
+#define SO_NAMES_FRAMES		8
+
+struct so_names;
+
+/* ks may be NULL, and may be filled after the events came. */
+struct so_names *so_names_new(struct ksyms *ks);
+void so_names_free(struct so_names *names);
+/* Learns from one (checked) event; stack is its stack, if known. */
+void so_names_observe(struct so_names *names, const struct so_event *ev,
+		      const struct so_stack *stack);
+/* The class's name into buf; never NULL, never empty. */
+const char *so_names_class(struct so_names *names, uint64_t class_id,
+			   char *buf, size_t len);
+/* The class of a lock seen at address obj (contention events carry only
+ * the address), or 0. */
+uint64_t so_names_obj_class(const struct so_names *names, uint64_t obj);
+/* Addresses of the lock objects seen, for the symbols a trace must carry.
+ * Returns how many there are (it may exceed max; max are stored). */
+size_t so_names_lock_addrs(const struct so_names *names, uint64_t *addrs,
+			   size_t max);
+
+/* "write", "get_active", ...; "?" for an unknown type. */
+const char *so_event_type_name(uint32_t type);
+/* "kernfs", "mutex", "module", ...: the summary's type column. */
+const char *so_class_kind_name(uint32_t kind);
+/* "rb_drops", ...: enum so_counter as the JSON keys spell it. */
+const char *so_counter_name(uint32_t counter);
+/* "ring buffer full", ...: what the counter counts, for people. */
+const char *so_counter_desc(uint32_t counter);
+/* The kernel address a lock class id was made from. */
+uint64_t so_class_addr(uint64_t class_id);
+
+#endif /* SO_NAMES_H */

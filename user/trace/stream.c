@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include "trace/stream.h"
+#include "trace/units.h"
+
+#define SO_COL_RESET	"\033[0m"
+#define SO_COL_RED	"\033[31m"
+#define SO_COL_GREEN	"\033[32m"
+#define SO_COL_YELLOW	"\033[33m"
+#define SO_COL_MAGENTA	"\033[35m"
+#define SO_COL_BOLD_RED	"\033[1;31m"
+
+#define SO_DETAILS_LEN	(2 * SO_CLASS_NAME_LEN + 48)
+
+void so_stream_init(struct so_stream *s, FILE *out, struct so_names *names,
+		    bool colour, uint64_t t0_ns)
+{
+	s->out = out;
+	s->names = names;
+	s->colour = colour;
+	s->t0_ns = t0_ns;
+	s->nr_lines = 0;
+}
+
+void so_stream_header(struct so_stream *s)
+{
+	fprintf(s->out, "%10s %3s %-16s %-12s %s\n", "TIME", "CPU", "COMM/TID",
+		"EVENT", "DETAILS");
+}
+
+static const char *so_class(struct so_stream *s, const struct so_event *ev,
+			    char *buf, size_t len)
+{
+	uint64_t class_id = ev->class_id ? ev->class_id :
+			    so_names_obj_class(s->names, ev->obj);
+
+	if (class_id)
+		return so_names_class(s->names, class_id, buf, len);
+	if (ev->name[0])
+		return ev->name;
+	snprintf(buf, len, "0x%" PRIx64, (uint64_t)ev->obj);
+	return buf;
+}
+
+/* "ret=2"; an error is its name alone, "-ENODEV", to fit 80 columns. */
+static const char *so_ret(int64_t ret, char *buf, size_t len)
+{
+	char errbuf[SO_DURATION_LEN];
+
+	if (ret < 0)
+		snprintf(buf, len, "-%s", so_errno_name(ret, errbuf));
+	else
+		snprintf(buf, len, "ret=%" PRId64, ret);
+	return buf;
+}
+
+const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
+			      char *buf, size_t len)
+{
+	const struct so_edge_event *edge = (const void *)ev;
+	char cls[SO_CLASS_NAME_LEN], to[SO_CLASS_NAME_LEN];
+	char dur[SO_DURATION_LEN], ret[SO_DURATION_LEN + 8];
+
+	switch (ev->type) {
+	case SO_EV_KN_WRITE_BEGIN:
+		snprintf(buf, len, "%s len=%" PRIu64,
+			 so_class(s, ev, cls, sizeof(cls)), (uint64_t)ev->arg);
+		break;
+	case SO_EV_KN_WRITE_END:
+	case SO_EV_MOD_LOAD_END:
+	case SO_EV_MOD_DELETE_END:
+	case SO_EV_CONTENTION_END:
+		so_ret(ev->ret, ret, sizeof(ret));
+		if (ev->class_id || ev->name[0] ||
+		    (ev->type == SO_EV_CONTENTION_END && ev->obj))
+			snprintf(buf, len, "%s %s",
+				 so_class(s, ev, cls, sizeof(cls)), ret);
+		else
+			snprintf(buf, len, "%s", ret);
+		break;
+	case SO_EV_KN_GET_ACTIVE:
+	case SO_EV_MOD_GET:
+		snprintf(buf, len, "%s %s", so_class(s, ev, cls, sizeof(cls)),
+			 ev->ret ? "got" : "refused");
+		break;
+	case SO_EV_KN_DRAIN_BEGIN:
+		snprintf(buf, len, "%s active=%" PRIu64,
+			 so_class(s, ev, cls, sizeof(cls)), (uint64_t)ev->arg);
+		break;
+	case SO_EV_KN_DRAIN_END:
+	case SO_EV_DEL_GENDISK_END:
+	case SO_EV_MISC_DEREG_END:
+		snprintf(buf, len, "%s%s%s",
+			 ev->class_id || ev->name[0] ?
+				 so_class(s, ev, cls, sizeof(cls)) : "",
+			 ev->class_id || ev->name[0] ? " " : "",
+			 so_fmt_duration(ev->arg, dur));
+		break;
+	case SO_EV_MOD_LOAD_BEGIN:
+		snprintf(buf, len, "%s", ev->name[0] ? ev->name : "finit_module");
+		break;
+	case SO_EV_LOCK_ACQUIRED:
+		snprintf(buf, len, "%s waited %s",
+			 so_class(s, ev, cls, sizeof(cls)),
+			 so_fmt_duration(ev->arg, dur));
+		break;
+	case SO_EV_LOCK_RELEASED:
+		snprintf(buf, len, "%s held %s",
+			 so_class(s, ev, cls, sizeof(cls)),
+			 so_fmt_duration(ev->arg, dur));
+		break;
+	case SO_EV_CONTENTION_BEGIN:
+		snprintf(buf, len, "%s flags=0x%" PRIx64,
+			 so_class(s, ev, cls, sizeof(cls)), (uint64_t)ev->arg);
+		break;
+	case SO_EV_MUTEX_INIT:
+		snprintf(buf, len, "%s at 0x%" PRIx64, ev->name,
+			 (uint64_t)ev->obj);
+		break;
+	case SO_EV_EDGE:
+		snprintf(buf, len, "%s -> %s",
+			 so_names_class(s->names, edge->key.from_class, cls,
+					sizeof(cls)),
+			 so_names_class(s->names, edge->key.to_class, to,
+					sizeof(to)));
+		break;
+	default:
+		snprintf(buf, len, "%s", so_class(s, ev, cls, sizeof(cls)));
+		break;
+	}
+	return buf;
+}
+
+/* What deserves a colour: failures red, waits yellow, modules magenta. */
+static const char *so_event_colour(const struct so_event *ev)
+{
+	switch (ev->type) {
+	case SO_EV_KN_WRITE_END:
+	case SO_EV_MOD_LOAD_END:
+	case SO_EV_MOD_DELETE_END:
+		return ev->ret < 0 ? SO_COL_RED : NULL;
+	case SO_EV_KN_GET_ACTIVE:
+	case SO_EV_MOD_GET:
+		return ev->ret ? NULL : SO_COL_RED;
+	case SO_EV_KN_DRAIN_BEGIN:
+		return ev->arg ? SO_COL_YELLOW : NULL;
+	case SO_EV_CONTENTION_BEGIN:
+	case SO_EV_EDGE:
+		return SO_COL_YELLOW;
+	case SO_EV_MOD_LOAD_BEGIN:
+	case SO_EV_MOD_DELETE_BEGIN:
+	case SO_EV_DEL_GENDISK_BEGIN:
+	case SO_EV_MISC_DEREG_BEGIN:
+		return SO_COL_MAGENTA;
+	default:
+		return NULL;
+	}
+}
+
+static double so_stream_secs(struct so_stream *s, uint64_t ts_ns)
+{
+	if (!s->t0_ns)
+		s->t0_ns = ts_ns;
+	return ts_ns >= s->t0_ns ? (double)(ts_ns - s->t0_ns) / 1e9 :
+				   -(double)(s->t0_ns - ts_ns) / 1e9;
+}
+
+void so_stream_event(struct so_stream *s, const struct so_event *ev)
+{
+	char who[SO_COMM_LEN + 12], details[SO_DETAILS_LEN];
+	const char *colour = s->colour ? so_event_colour(ev) : NULL;
+
+	snprintf(who, sizeof(who), "%s/%u", ev->comm, ev->tid);
+	so_stream_details(s, ev, details, sizeof(details));
+	fprintf(s->out, "%10.6f %3u %-16s %s%-12s %s%s\n",
+		so_stream_secs(s, ev->ts_ns), ev->cpu, who,
+		colour ? colour : "", so_event_type_name(ev->type), details,
+		colour ? SO_COL_RESET : "");
+	s->nr_lines++;
+}
+
+static const char *so_verdict_colour(const char *verdict)
+{
+	if (!strcmp(verdict, "GATED"))
+		return SO_COL_GREEN;
+	if (!strncmp(verdict, "DEADLOCK", 8))
+		return SO_COL_BOLD_RED;
+	return SO_COL_YELLOW;
+}
+
+void so_stream_finding(struct so_stream *s, uint64_t ts_ns,
+		       const char *verdict, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(s->out, "%10.6f %3s %-16s %s%s%s ", so_stream_secs(s, ts_ns),
+		"-", "finding", s->colour ? so_verdict_colour(verdict) : "",
+		verdict, s->colour ? SO_COL_RESET : "");
+	va_start(ap, fmt);
+	vfprintf(s->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->out);
+	s->nr_lines++;
+}

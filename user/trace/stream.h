@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * The live stream: one event a line, aligned, under 80 columns where the
+ * names allow, colour only when the caller asks (it knows if out is a
+ * tty).  Findings go through here too, so they line up with the events.
+ *
+ *       TIME CPU COMM/TID         EVENT        DETAILS
+ *   0.000120   1 sh/312           write        kn:test_sysfs0/test_dev_x len=2
+ */
+#ifndef SO_STREAM_H
+#define SO_STREAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "observe.h"
+#include "trace/names.h"
+
+struct so_stream {
+	FILE *out;
+	struct so_names *names;
+	bool colour;
+	uint64_t t0_ns;		/* TIME is relative to it; 0: first event */
+	uint64_t nr_lines;
+};
+
+void so_stream_init(struct so_stream *s, FILE *out, struct so_names *names,
+		    bool colour, uint64_t t0_ns);
+void so_stream_header(struct so_stream *s);
+void so_stream_event(struct so_stream *s, const struct so_event *ev);
+/* verdict: "DEADLOCK-PRONE", "GATED", "DEADLOCK", ...; the rest printf. */
+void so_stream_finding(struct so_stream *s, uint64_t ts_ns,
+		       const char *verdict, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The DETAILS column of ev, as the stream prints it. */
+const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
+			      char *buf, size_t len);
+
+#endif /* SO_STREAM_H */
