@@ -332,11 +332,15 @@ static void test_lost_cycles_and_variants(void **state)
 	};
 
 	(void)state;
-	fx_lock_edge(graph, MUTEX(1), MUTEX(2));
 	fx_lock_edge(graph, MUTEX(2), MUTEX(1));
 	fx_lock_edge(graph, MUTEX(2), MUTEX(3));
-	assert_int_equal(fx_lock_edge(graph, MUTEX(3), MUTEX(1)), 0);
+	fx_lock_edge(graph, MUTEX(3), MUTEX(1));
+	/* 1 -> 2 closes {1, 2} and {1, 2, 3}: room for one. */
+	assert_int_equal(fx_lock_edge(graph, MUTEX(1), MUTEX(2)), 1);
 	assert_int_equal(og_get_stats(graph)->lost_cycles, 1);
+	/* Once full, new edges are not even searched. */
+	assert_int_equal(fx_lock_edge(graph, MUTEX(3), MUTEX(2)), 0);
+	assert_int_equal(og_get_stats(graph)->searches_cut, 1);
 	/* The ungated variant and three gated ones fill it: a fourth is lost. */
 	for (uint32_t i = 1; i <= OG_VARIANTS_MAX; i++) {
 		edge.gate = SO_CLASS_MAKE(SO_CLASS_MOD, i);

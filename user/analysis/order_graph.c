@@ -408,11 +408,13 @@ static int og_cycle_add(struct og_graph *graph, struct og_cycle *candidate)
 	struct og_cycle *cycle;
 	enum og_verdict_kind was;
 
-	gate_judge(graph, candidate, &candidate->verdict);
 	for (uint32_t i = *bucket; i != OG_NIL; i = cycle->hash_next) {
 		cycle = &graph->cycles[i];
 		if (!og_same_set(cycle, candidate))
 			continue;
+		if (cycle->verdict.kind == OG_VERDICT_PRONE)
+			return 0;	/* nothing judges worse */
+		gate_judge(graph, candidate, &candidate->verdict);
 		if (candidate->verdict.kind <= cycle->verdict.kind)
 			return 0;
 		was = cycle->verdict.kind;
@@ -424,6 +426,7 @@ static int og_cycle_add(struct og_graph *graph, struct og_cycle *candidate)
 		graph->stats.lost_cycles++;
 		return 0;
 	}
+	gate_judge(graph, candidate, &candidate->verdict);
 	cycle = &graph->cycles[graph->nr_cycles];
 	*cycle = *candidate;
 	cycle->hash_next = *bucket;
@@ -635,6 +638,11 @@ int og_add_edge(struct og_graph *graph, const struct so_edge_key *key,
 	}
 	edge_index = og_edge_insert(graph, key, from_node, to_node);
 	og_add_variant(graph, edge_index, &variant);
+	/* Every cycle through a new edge is new: no room, no search. */
+	if (graph->nr_cycles == graph->limits.max_cycles) {
+		graph->stats.searches_cut++;
+		return 0;
+	}
 	return og_search_cycles(graph, edge_index);
 }
 

@@ -112,7 +112,7 @@ struct og_stats {
 	uint64_t lost_edges;	/* edge table full */
 	uint64_t lost_variants;	/* an edge's variants full */
 	uint64_t lost_cycles;	/* cycle table full */
-	uint64_t searches_cut;	/* search budget spent: cycles may be missed */
+	uint64_t searches_cut;	/* budget spent, or no room: cycles missed */
 };
 
 struct og_graph;
