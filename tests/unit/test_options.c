@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include "helpers.h"
+#include "cli/exit_codes.h"
+#include "cli/options.h"
+
+#define ARGV(...) ((char *[]){ "sysfs-observe", __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ "sysfs-observe", __VA_ARGS__ }) / \
+			 sizeof(char *)))
+#define PARSE(opts, err, ...) \
+	so_options_parse(opts, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), err, \
+			 sizeof(err))
+
+static void test_attach(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	assert_int_equal(PARSE(&o, err, "--attach", "--module", "test_sysfs",
+			       "--path", "/sys/devices/virtual", "--pid",
+			       "42", "--duration", "6", "-vv"), 0);
+	assert_int_equal(o.action, SO_ACT_ATTACH);
+	assert_string_equal(o.module, "test_sysfs");
+	assert_string_equal(o.path_prefix, "/sys/devices/virtual");
+	assert_int_equal(o.pid, 42);
+	assert_true(o.duration_s == 6.0);
+	assert_int_equal(o.verbosity, 2);
+	assert_int_equal(o.subcommand, SO_SUB_NONE);
+
+	assert_int_equal(PARSE(&o, err, "--attach", "-vvvv", "--duration",
+			       "0.5"), 0);
+	assert_int_equal(o.verbosity, 3);
+	assert_true(o.duration_s == 0.5);
+}
+
+static void test_runner(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	assert_int_equal(PARSE(&o, err, "--test", "0028", "--fixed",
+			       "--count", "0008", "3", "--param",
+			       "enable_lock=1", "--param", "delay_ms=5",
+			       "--window", "2.5", "--knob",
+			       "kernfs_drain_delay_ms=5", "--format", "ktap",
+			       "-q", "--hang-timeout", "10"), 0);
+	assert_int_equal(o.action, SO_ACT_TEST);
+	assert_string_equal(o.test, "0028");
+	assert_true(o.fixed);
+	assert_int_equal(o.nr_counts, 1);
+	assert_string_equal(o.counts[0].id, "0008");
+	assert_int_equal(o.counts[0].count, 3);
+	assert_int_equal(o.nr_params, 2);
+	assert_string_equal(o.params[1], "delay_ms=5");
+	assert_true(o.window_s == 2.5);
+	assert_int_equal(o.nr_knobs, 1);
+	assert_int_equal(o.format, SO_FMT_KTAP);
+	assert_true(o.quiet);
+	assert_true(o.hang_timeout_s == 10.0);
+
+	assert_int_equal(PARSE(&o, err, "--test", "all"), 0);
+	assert_string_equal(o.test, "all");
+	assert_int_equal(PARSE(&o, err, "--watch", "0018"), 0);
+	assert_int_equal(o.action, SO_ACT_WATCH);
+	assert_int_equal(PARSE(&o, err, "--list"), 0);
+	assert_int_equal(o.action, SO_ACT_LIST);
+	assert_int_equal(PARSE(&o, err, "--probes"), 0);
+	assert_int_equal(o.action, SO_ACT_PROBES);
+}
+
+static void test_subcommands(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	assert_int_equal(PARSE(&o, err, "record", "-o", "t.data", "--test",
+			       "0018"), 0);
+	assert_int_equal(o.subcommand, SO_SUB_RECORD);
+	assert_int_equal(o.action, SO_ACT_TEST);
+	assert_string_equal(o.output, "t.data");
+	assert_int_equal(PARSE(&o, err, "record", "--attach"), 0);
+	assert_string_equal(o.output, SO_DEFAULT_TRACE);
+	assert_int_equal(PARSE(&o, err, "report"), 0);
+	assert_int_equal(o.action, SO_ACT_REPORT);
+	assert_string_equal(o.input, SO_DEFAULT_TRACE);
+	assert_int_equal(PARSE(&o, err, "report", "-i", "x", "--format",
+			       "json"), 0);
+	assert_string_equal(o.input, "x");
+	assert_int_equal(o.format, SO_FMT_JSON);
+}
+
+static void test_help_version(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	assert_int_equal(PARSE(&o, err, "--help"), 0);
+	assert_int_equal(o.action, SO_ACT_HELP);
+	assert_int_equal(PARSE(&o, err, "-h"), 0);
+	assert_int_equal(PARSE(&o, err, "--version"), 0);
+	assert_int_equal(o.action, SO_ACT_VERSION);
+	/* Options are taken in order: a conflict before -h is an error. */
+	assert_int_equal(PARSE(&o, err, "--attach", "--test", "0001", "-h"),
+			 SO_EXIT_USAGE);
+}
+
+/* Each bad command line: exit 2 and a reason that says what to fix. */
+static void expect_bad(char **argv, int argc, const char *reason)
+{
+	struct so_options o;
+	char err[256];
+
+	assert_int_equal(so_options_parse(&o, argc, argv, err, sizeof(err)),
+			 SO_EXIT_USAGE);
+	if (!strstr(err, reason))
+		fail_msg("error \"%s\" does not say \"%s\"", err, reason);
+}
+
+#define BAD(reason, ...) expect_bad(ARGV(__VA_ARGS__), ARGC(__VA_ARGS__), \
+				    reason)
+
+static void test_bad_inputs(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	assert_int_equal(so_options_parse(&o, 1, ARGV("x"), err, sizeof(err)),
+			 SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "nothing to do"));
+	BAD("unknown option '--frobnicate'", "--frobnicate");
+	BAD("unknown option '-z'", "-z");
+	BAD("--pid needs an argument", "--attach", "--pid");
+	BAD("--pid: 'abc' is not a process id", "--attach", "--pid", "abc");
+	BAD("--pid: '-3' is not a process id", "--attach", "--pid", "-3");
+	BAD("--pid: '0' is not a process id", "--attach", "--pid", "0");
+	BAD("--duration: 'soon' is not a number of seconds", "--attach",
+	    "--duration", "soon");
+	BAD("--duration: '-1' is not", "--attach", "--duration", "-1");
+	BAD("--duration: 'inf' is not", "--attach", "--duration", "inf");
+	BAD("--test: 'abc' is not a test id", "--test", "abc");
+	BAD("--test: '28' is not a test id", "--test", "28");
+	BAD("--count 0001: '-1' is not a positive number", "--test", "all",
+	    "--count", "0001", "-1");
+	BAD("--count 0001: '0' is not a positive number", "--test", "all",
+	    "--count", "0001", "0");
+	BAD("--count 0001: missing the count", "--test", "all", "--count",
+	    "0001");
+	BAD("--count: 'x' is not a test id", "--test", "all", "--count", "x",
+	    "1");
+	BAD("--count applies to scenario runs", "--attach", "--count",
+	    "0001", "2");
+	BAD("--attach and --test cannot be combined", "--attach", "--test",
+	    "0001");
+	BAD("--test and --list cannot be combined", "--test", "0001",
+	    "--list");
+	BAD("-q and -v cannot be combined", "--attach", "-q", "-v");
+	BAD("--format: 'xml' is not text, json or ktap", "--attach",
+	    "--format", "xml");
+	BAD("--format ktap applies to scenario runs", "--attach", "--format",
+	    "ktap");
+	BAD("--param: 'novalue' is not NAME=VALUE", "--test", "0001",
+	    "--param", "novalue");
+	BAD("--knob: '=5' is not NAME=VALUE", "--test", "0001", "--knob",
+	    "=5");
+	BAD("--fixed applies to scenario runs", "--attach", "--fixed");
+	BAD("--duration applies to --attach", "--test", "0001", "--duration",
+	    "3");
+	BAD("-o FILE belongs to the record subcommand", "--attach", "-o", "f");
+	BAD("-i FILE belongs to the report subcommand", "--attach", "-i", "f");
+	BAD("record needs something to observe", "record", "-o", "f");
+	BAD("report reads a trace", "report", "--attach");
+	BAD("report takes -i FILE, not -o", "report", "-o", "f");
+	BAD("unexpected argument 'frob' (subcommands: record, report)",
+	    "frob");
+	BAD("unexpected argument 'extra'", "--attach", "extra");
+	BAD("filters, --knob and --hang-timeout apply", "--list", "--pid",
+	    "1");
+	BAD("--count applies to --test, not --watch", "--watch", "0001",
+	    "--count", "0001", "2");
+}
+
+static void test_usage(void **state)
+{
+	struct test_capture cap;
+	const char *text, *line;
+
+	so_usage(test_capture_begin(&cap));
+	text = test_capture_end(&cap);
+	assert_non_null(strstr(text, "\nEXAMPLES:\n"));
+	for (line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+
+		assert_non_null(nl);
+		assert_true(nl - line < 80);
+		line = nl + 1;
+	}
+	free(cap.text);
+	so_usage_line(test_capture_begin(&cap));
+	assert_non_null(strstr(test_capture_end(&cap), "usage: "));
+	free(cap.text);
+	assert_string_equal(so_format_name(SO_FMT_JSON), "json");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attach),
+		cmocka_unit_test(test_runner),
+		cmocka_unit_test(test_subcommands),
+		cmocka_unit_test(test_help_version),
+		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * The summary, text and JSON, against golden files; and the promise of
+ * record/report: a trace read back prints the summary the live run did.
+ */
+#include "helpers.h"
+#include "report/summary.h"
+#include "trace/pipeline.h"
+
+struct run {
+	struct so_session_info info;
+	struct so_session_end end;
+	struct ksyms *ksyms;
+	struct so_names *names;
+	struct so_stats stats;
+	struct so_pipeline pipe;
+	bool have_end;
+};
+
+static void run_init(struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->ksyms = ksyms_new();
+	r->names = so_names_new(r->ksyms);
+	so_stats_init(&r->stats);
+	so_pipeline_init(&r->pipe);
+	r->pipe.names = r->names;
+	r->pipe.stats = &r->stats;
+}
+
+static void run_fini(struct run *r)
+{
+	so_pipeline_fini(&r->pipe);
+	so_stats_fini(&r->stats);
+	so_names_free(r->names);
+	ksyms_free(r->ksyms);
+}
+
+static void fill_info(struct so_session_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	strcpy(info->tool, "sysfs-observe 0.1");
+	strcpy(info->kernel, "6.1.0-57-cloud-amd64");
+	strcpy(info->test, "0028");
+	strcpy(info->module_params, "enable_lock=1 enable_lock_on_rmmod=1");
+	info->start_realtime_ns = 1700000000000000000ULL;
+	info->start_mono_ns = 1000000000ULL;
+	so_session_add_probe(info, "kernfs_fop_write_iter", SO_PROBE_FENTRY);
+	so_session_add_probe(info, "kernfs_get_active", SO_PROBE_FEXIT);
+	so_session_add_probe(info, "kernfs_put_active", SO_PROBE_FENTRY);
+	so_session_add_probe(info, "kernfs_drain", SO_PROBE_FENTRY);
+	so_session_add_probe(info, "try_module_get", SO_PROBE_FEXIT);
+	so_session_add_probe(info, "contention_begin", SO_PROBE_TRACEPOINT);
+	so_session_add_probe(info, "misc_deregister", SO_PROBE_MISSING);
+}
+
+static void fill_end(struct so_session_end *end, uint64_t drops)
+{
+	memset(end, 0, sizeof(*end));
+	end->end_mono_ns = 1000000000ULL + 6000000000ULL;
+	end->counters[SO_CNT_EVENTS] = 23 + drops;
+	end->counters[SO_CNT_RB_DROPS] = drops;
+	end->counters[SO_CNT_KERNFS_WRITE] = 2;
+}
+
+static void feed_live(struct run *r)
+{
+	struct so_edge_event evs[32];
+	size_t sizes[32], n, i;
+
+	n = test_scenario(evs, sizes);
+	for (i = 0; i < n; i++)
+		assert_int_equal(so_pipeline_feed(&r->pipe, &evs[i], sizes[i]),
+				 0);
+}
+
+static void hook_analysis(FILE *out, void *ctx)
+{
+	fprintf(out, "\n# (analysis: %s)\n", (const char *)ctx);
+}
+
+static void hook_verdict(FILE *out, void *ctx)
+{
+	fprintf(out, "\nverdict: DEADLOCK-PRONE\n");
+}
+
+static void hook_json(struct so_json *j, void *ctx)
+{
+	so_json_string(j, "verdict", "DEADLOCK-PRONE");
+}
+
+static const struct so_summary_hooks hooks = {
+	.analysis_text = hook_analysis,
+	.verdict_text = hook_verdict,
+	.analysis_json = hook_json,
+	.ctx = "edges and cycles go here",
+};
+
+static char *summary_of(struct run *r, bool json)
+{
+	struct so_report rep = {
+		.info = &r->info, .end = r->have_end ? &r->end : NULL,
+		.stats = &r->stats, .names = r->names,
+		.malformed = r->pipe.nr_malformed, .hooks = &hooks,
+	};
+	struct test_capture cap;
+
+	if (json)
+		so_summary_json(test_capture_begin(&cap), &rep);
+	else
+		so_summary_text(test_capture_begin(&cap), &rep);
+	test_capture_end(&cap);
+	return cap.text;
+}
+
+static void test_text_golden(void **state)
+{
+	struct run r;
+	char *text;
+
+	run_init(&r);
+	fill_info(&r.info);
+	so_session_add_knob(&r.info, "kernfs_drain_delay_ms", "5");
+	fill_end(&r.end, 0);
+	r.have_end = true;
+	feed_live(&r);
+	text = summary_of(&r, false);
+	test_golden("summary_0028.txt", text);
+	assert_null(strstr(text, "WARNING!"));
+	free(text);
+	text = summary_of(&r, true);
+	test_golden("summary_0028.json", text);
+	free(text);
+	run_fini(&r);
+}
+
+static void test_dropped_warning(void **state)
+{
+	const char junk[sizeof(struct so_event)] = { 0 };
+	struct run r;
+	char *text;
+
+	run_init(&r);
+	fill_info(&r.info);
+	fill_end(&r.end, 12);
+	r.have_end = true;
+	feed_live(&r);
+	/* A record of type 0 is refused and counted. */
+	assert_int_equal(so_pipeline_feed(&r.pipe, junk, sizeof(junk)), -1);
+	assert_int_equal(so_pipeline_feed(&r.pipe, junk, 3), -1);
+	assert_int_equal(r.pipe.nr_malformed, 2);
+	text = summary_of(&r, false);
+	assert_non_null(strstr(text, "# lost events: 12\n"));
+	assert_non_null(strstr(text, "\nWARNING! There were dropped events (12 in BPF, 2 refused, 0 uncounted)"));
+	free(text);
+	text = summary_of(&r, true);
+	assert_non_null(strstr(text, "\"dropped\": true"));
+	assert_non_null(strstr(text, "\"rb_drops\": 12"));
+	free(text);
+	run_fini(&r);
+}
+
+static void test_empty_run(void **state)
+{
+	struct run r;
+	char *text;
+
+	run_init(&r);
+	text = summary_of(&r, false);
+	test_golden("summary_empty.txt", text);
+	free(text);
+	run_fini(&r);
+}
+
+/* --- record, then report ---------------------------------------------- */
+
+static int fetch_stack(void *ctx, int32_t id, uint64_t *addrs, uint32_t max)
+{
+	if (id != 5)
+		return -1;
+	addrs[0] = 0xffffffff81100020ULL;	/* mutex_lock+0x20 */
+	addrs[1] = 0xffffffffc0a01040ULL;	/* test_dev_x_store+0x40 */
+	return 2;
+}
+
+static int report_session(void *ctx, const struct so_session_info *info)
+{
+	((struct run *)ctx)->info = *info;
+	return 0;
+}
+
+static int report_event(void *ctx, const void *rec, size_t len)
+{
+	so_pipeline_feed(&((struct run *)ctx)->pipe, rec, len);
+	return 0;
+}
+
+static int report_stack(void *ctx, int32_t id, const uint64_t *addrs,
+			uint32_t depth)
+{
+	return so_pipeline_add_stack(&((struct run *)ctx)->pipe, id, addrs,
+				     depth);
+}
+
+static int report_ksym(void *ctx, uint64_t addr, uint64_t size, char type,
+		       const char *name, const char *module)
+{
+	return ksyms_add(((struct run *)ctx)->ksyms, addr, size, type, name,
+			 module);
+}
+
+static int report_trailer(void *ctx, const struct so_session_end *end)
+{
+	struct run *r = ctx;
+
+	r->end = *end;
+	r->have_end = true;
+	return 0;
+}
+
+static const struct tf_handlers report_handlers = {
+	.session = report_session,
+	.event = report_event,
+	.stack = report_stack,
+	.ksym = report_ksym,
+	.trailer = report_trailer,
+};
+
+static void test_record_then_report(void **state)
+{
+	struct so_edge_event evs[32];
+	size_t sizes[32], n, i, len;
+	struct tf_writer w;
+	struct run live, report;
+	char *live_text, *report_text, *trace = NULL, err[256];
+	uint64_t dyn = SO_CLASS_MAKE(SO_CLASS_LOCK, 0xffff888000009000ULL);
+	FILE *f;
+
+	run_init(&live);
+	fill_info(&live.info);
+	fill_end(&live.end, 0);
+	live.have_end = true;
+	ksyms_add(live.ksyms, 0xffffffff81100000ULL, 0x100, 'T', "mutex_lock",
+		  "");
+	ksyms_add(live.ksyms, 0xffffffffc0a01000ULL, 0x200, 't',
+		  "test_dev_x_store", "test_sysfs");
+	ksyms_add(live.ksyms, 0xffffffffc0a01200ULL, 0x200, 't', "unrelated",
+		  "test_sysfs");
+	live.pipe.fetch_stack = fetch_stack;
+	live.pipe.writer = &w;
+	f = open_memstream(&trace, &len);
+	assert_int_equal(tf_writer_open(&w, f, &live.info), 0);
+
+	n = test_scenario(evs, sizes);
+	/* One lock known only by address, named by its caller's stack. */
+	evs[n].ev = test_event(SO_EV_LOCK_ACQUIRED, 1000000000ULL + 7000000,
+			       9, dyn, NULL);
+	evs[n].ev.obj = 0xffff888000009000ULL;
+	evs[n].ev.stack_id = 5;
+	sizes[n++] = sizeof(struct so_event);
+	evs[n].ev = evs[n - 1].ev;
+	evs[n].ev.type = SO_EV_LOCK_RELEASED;
+	evs[n].ev.arg = 4000;
+	evs[n].ev.stack_id = -1;
+	sizes[n++] = sizeof(struct so_event);
+	for (i = 0; i < n; i++)
+		so_pipeline_feed(&live.pipe, &evs[i], sizes[i]);
+	assert_int_equal(so_pipeline_write_ksyms(&live.pipe, live.ksyms), 2);
+	live.end.counters[SO_CNT_EVENTS] = n;
+	assert_int_equal(tf_writer_close(&w, &live.end), 0);
+	fclose(f);
+	live_text = summary_of(&live, false);
+	assert_non_null(strstr(live_text, "mutex@test_dev_x_store"));
+
+	run_init(&report);
+	f = fmemopen(trace, len, "rb");
+	assert_int_equal(tf_read(f, "trace.dat", &report_handlers, &report,
+				 err, sizeof(err)), 0);
+	fclose(f);
+	report_text = summary_of(&report, false);
+	assert_string_equal(report_text, live_text);
+	free(live_text);
+	free(report_text);
+	free(trace);
+	run_fini(&live);
+	run_fini(&report);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_golden),
+		cmocka_unit_test(test_dropped_warning),
+		cmocka_unit_test(test_empty_run),
+		cmocka_unit_test(test_record_then_report),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

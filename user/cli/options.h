@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * The command line, parsed into a struct and nothing else: no output, no
+ * files opened, so every good and bad input is a unit test.  main() prints
+ * the error and so_usage_line(), and exits SO_EXIT_USAGE.
+ */
+#ifndef SO_OPTIONS_H
+#define SO_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define SO_OPT_COUNTS_MAX	64
+#define SO_OPT_PARAMS_MAX	32
+#define SO_OPT_KNOBS_MAX	16
+#define SO_DEFAULT_TRACE	"sysfs-observe.data"
+
+enum so_subcommand {
+	SO_SUB_NONE,		/* observe or test, live */
+	SO_SUB_RECORD,		/* the same, into a trace file */
+	SO_SUB_REPORT,		/* summarize a trace file */
+};
+
+/* What to do; exactly one per run. */
+enum so_action {
+	SO_ACT_NONE,
+	SO_ACT_HELP,
+	SO_ACT_VERSION,
+	SO_ACT_PROBES,		/* print each probe's mode and exit */
+	SO_ACT_LIST,		/* list the scenarios */
+	SO_ACT_ATTACH,		/* observe whatever runs */
+	SO_ACT_TEST,		/* run --test ID|all */
+	SO_ACT_WATCH,		/* run --watch ID until it fails */
+	SO_ACT_REPORT,
+};
+
+enum so_format {
+	SO_FMT_TEXT,
+	SO_FMT_JSON,
+	SO_FMT_KTAP,
+};
+
+struct so_test_count {
+	const char *id;		/* "0008" */
+	unsigned long count;
+};
+
+struct so_options {
+	enum so_subcommand subcommand;
+	enum so_action action;
+	enum so_format format;
+	int verbosity;		/* -v 1, -vv 2, -vvv 3 (libbpf debug) */
+	bool quiet;		/* -q: summary only, no live stream */
+
+	/* filters (--attach, --test) */
+	const char *module;	/* --module NAME */
+	const char *path_prefix;
+	unsigned int pid;	/* 0: any */
+	double duration_s;	/* 0: until Ctrl-C (attach) */
+	double hang_timeout_s;	/* blocked this long = a hang */
+
+	const char *output;	/* record -o */
+	const char *input;	/* report -i */
+
+	/* the scenario runner */
+	const char *test;	/* "0028" or "all" */
+	const char *watch;
+	bool fixed;		/* load with enable_try_module_get=1 */
+	double window_s;	/* 0: the scenario's default (2 s) */
+	unsigned int nr_counts;
+	struct so_test_count counts[SO_OPT_COUNTS_MAX];
+	unsigned int nr_params;
+	const char *params[SO_OPT_PARAMS_MAX];	/* "NAME=VAL" */
+	unsigned int nr_knobs;
+	const char *knobs[SO_OPT_KNOBS_MAX];	/* "NAME=VALUE" */
+};
+
+/*
+ * Parses argv into opts (pointers into argv).  Returns 0, or
+ * SO_EXIT_USAGE with the reason in err ("--pid: 'abc' is not a number").
+ */
+int so_options_parse(struct so_options *opts, int argc, char **argv,
+		     char *err, size_t errlen);
+/* The one-line reminder after an error. */
+void so_usage_line(FILE *out);
+/* --help: every option, then EXAMPLES. */
+void so_usage(FILE *out);
+const char *so_format_name(enum so_format format);
+
+#endif /* SO_OPTIONS_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * A small streaming JSON writer: it tracks nesting and commas, escapes
+ * every string so any bytes (a corrupt trace's names included) come out
+ * as valid JSON, and indents with two spaces.
+ */
+#ifndef SO_JSON_H
+#define SO_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SO_JSON_DEPTH	16
+
+struct so_json {
+	FILE *out;
+	int depth;
+	bool need_comma[SO_JSON_DEPTH];
+	bool overflow;		/* nested deeper than SO_JSON_DEPTH: a bug */
+};
+
+void so_json_init(struct so_json *j, FILE *out);
+/* key is NULL inside arrays and at the top level. */
+void so_json_object(struct so_json *j, const char *key);
+void so_json_array(struct so_json *j, const char *key);
+void so_json_end_object(struct so_json *j);
+void so_json_end_array(struct so_json *j);
+void so_json_string(struct so_json *j, const char *key, const char *value);
+void so_json_u64(struct so_json *j, const char *key, uint64_t value);
+void so_json_i64(struct so_json *j, const char *key, int64_t value);
+void so_json_bool(struct so_json *j, const char *key, bool value);
+void so_json_null(struct so_json *j, const char *key);
+/* Ends the document with a newline; returns -1 if nesting went wrong. */
+int so_json_finish(struct so_json *j);
+/* Writes s as a JSON string literal, quotes included. */
+void so_json_escape(FILE *out, const char *s);
+
+#endif /* SO_JSON_H */

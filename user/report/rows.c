@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include <stdlib.h>
+#include <string.h>
+#include "report/rows.h"
+
+int so_class_rows_build(struct so_class_rows *rows, const struct so_stats *st,
+			struct so_names *names)
+{
+	uint32_t i;
+
+	rows->len = 0;
+	rows->rows = calloc(st->nr_classes ? st->nr_classes : 1,
+			    sizeof(*rows->rows));
+	if (!rows->rows)
+		return -1;
+	for (i = 0; i < st->nr_classes; i++) {
+		struct so_class_row *row = &rows->rows[rows->len++];
+
+		row->cls = &st->classes[i];
+		row->type = so_class_kind_name(SO_CLASS_KIND(row->cls->class_id));
+		so_names_class(names, row->cls->class_id, row->name,
+			       sizeof(row->name));
+	}
+	return 0;
+}
+
+static int so_row_by_name(const void *a, const void *b)
+{
+	const struct so_class_row *x = a, *y = b;
+	int cmp = strcmp(x->name, y->name);
+
+	if (cmp)
+		return cmp;
+	if (x->cls->class_id != y->cls->class_id)
+		return x->cls->class_id < y->cls->class_id ? -1 : 1;
+	return 0;
+}
+
+static int so_cmp_desc(uint64_t x, uint64_t y)
+{
+	return x == y ? 0 : x > y ? -1 : 1;
+}
+
+static int so_row_by_wait(const void *a, const void *b)
+{
+	const struct so_class_row *x = a, *y = b;
+
+	return so_cmp_desc(x->cls->wait.total_ns, y->cls->wait.total_ns) ?:
+		       so_row_by_name(a, b);
+}
+
+static int so_row_by_hold(const void *a, const void *b)
+{
+	const struct so_class_row *x = a, *y = b;
+
+	return so_cmp_desc(x->cls->hold.total_ns, y->cls->hold.total_ns) ?:
+		       so_row_by_name(a, b);
+}
+
+void so_class_rows_sort(struct so_class_rows *rows, enum so_row_order order)
+{
+	int (*cmp)(const void *, const void *) =
+		order == SO_ROWS_BY_WAIT ? so_row_by_wait :
+		order == SO_ROWS_BY_HOLD ? so_row_by_hold : so_row_by_name;
+
+	if (rows->len)
+		qsort(rows->rows, rows->len, sizeof(*rows->rows), cmp);
+}
+
+void so_class_rows_free(struct so_class_rows *rows)
+{
+	free(rows->rows);
+	rows->rows = NULL;
+	rows->len = 0;
+}
+
+uint64_t so_report_duration_ns(const struct so_report *r)
+{
+	if (r->end && r->info && r->end->end_mono_ns > r->info->start_mono_ns &&
+	    r->info->start_mono_ns)
+		return r->end->end_mono_ns - r->info->start_mono_ns;
+	return r->stats->last_ns - r->stats->first_ns;
+}
+
+uint64_t so_report_counter(const struct so_report *r, uint32_t counter)
+{
+	return r->end && counter < SO_CNT_NR ? r->end->counters[counter] : 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * The summary's class rows: each class's stats with its resolved name,
+ * in the order a section wants.  Text and JSON build the same rows, so
+ * they list the same classes in the same order.
+ */
+#ifndef SO_ROWS_H
+#define SO_ROWS_H
+
+#include <stddef.h>
+#include "analysis/stats.h"
+#include "report/summary.h"
+#include "trace/names.h"
+
+struct so_class_row {
+	const struct so_class_stats *cls;
+	const char *type;			/* so_class_kind_name() */
+	char name[SO_CLASS_NAME_LEN];
+};
+
+struct so_class_rows {
+	struct so_class_row *rows;
+	size_t len;
+};
+
+enum so_row_order {
+	SO_ROWS_BY_WAIT,	/* total wait, most first (perf's default) */
+	SO_ROWS_BY_HOLD,	/* total hold, most first */
+	SO_ROWS_BY_NAME,
+};
+
+/* Returns 0, or -1 when out of memory (rows is then empty). */
+int so_class_rows_build(struct so_class_rows *rows, const struct so_stats *st,
+			struct so_names *names);
+void so_class_rows_sort(struct so_class_rows *rows, enum so_row_order order);
+void so_class_rows_free(struct so_class_rows *rows);
+
+/* From the trailer when there is one, else from the events. */
+uint64_t so_report_duration_ns(const struct so_report *r);
+uint64_t so_report_counter(const struct so_report *r, uint32_t counter);
+
+#endif /* SO_ROWS_H */

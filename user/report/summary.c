@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+#include "report/rows.h"
+#include "report/summary.h"
+#include "trace/units.h"
+
+/* Losses that mean the analysis may have missed something. */
+static const uint32_t so_loss_counters[] = {
+	SO_CNT_RB_DROPS, SO_CNT_HELD_FULL, SO_CNT_EDGE_FULL,
+	SO_CNT_TASK_FULL, SO_CNT_CLASS_FULL,
+};
+
+bool so_report_lost_events(const struct so_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(so_loss_counters) / sizeof(so_loss_counters[0]);
+	     i++)
+		if (so_report_counter(r, so_loss_counters[i]))
+			return true;
+	return r->malformed || r->stats->nomem;
+}
+
+static const char *so_dur(uint64_t ns, char buf[SO_DURATION_LEN])
+{
+	return so_fmt_duration(ns, buf);
+}
+
+/* "# probes fexit: a b c", wrapped under 80 columns. */
+static void so_print_probes(FILE *out, const struct so_session_info *info)
+{
+	uint32_t step, mode, i, col, len, shown;
+	const char *label;
+
+	/* Attached probes by mode, then the missing ones. */
+	for (step = 1; step <= SO_PROBE_NR; step++) {
+		mode = step % SO_PROBE_NR;
+		shown = 0;
+		col = 0;
+		for (i = 0; i < info->nr_probes; i++) {
+			if (info->probes[i].mode != mode)
+				continue;
+			len = (uint32_t)strlen(info->probes[i].name);
+			if (!shown) {
+				label = so_probe_mode_name(mode);
+				col = (uint32_t)fprintf(out, "# probes %s:",
+							label);
+			} else if (col + 1 + len > 79) {
+				col = (uint32_t)fprintf(out, "\n#  ");
+			}
+			col += (uint32_t)fprintf(out, " %s",
+						 info->probes[i].name);
+			shown++;
+		}
+		if (shown)
+			fputc('\n', out);
+	}
+}
+
+static void so_print_header(FILE *out, const struct so_report *r)
+{
+	const struct so_session_info *info = r->info;
+	char when[32] = "?", dur[SO_DURATION_LEN];
+	time_t secs;
+	struct tm tm;
+	uint32_t i;
+
+	fprintf(out, "# %s\n", info->tool[0] ? info->tool : "sysfs-observe");
+	fprintf(out, "# kernel: %s\n", info->kernel[0] ? info->kernel : "?");
+	fprintf(out, "# test: %s\n", info->test[0] ? info->test : "(attach)");
+	secs = (time_t)(info->start_realtime_ns / 1000000000ULL);
+	if (info->start_realtime_ns && gmtime_r(&secs, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fprintf(out, "# started: %s\n", when);
+	fprintf(out, "# module parameters: %s\n",
+		info->module_params[0] ? info->module_params : "(none)");
+	fprintf(out, "# filters: module=%s path=%s pid=",
+		info->module_filter[0] ? info->module_filter : "*",
+		info->path_prefix[0] ? info->path_prefix : "*");
+	if (info->pid_filter)
+		fprintf(out, "%u\n", info->pid_filter);
+	else
+		fprintf(out, "*\n");
+	fprintf(out, "# kernfs knobs:");
+	for (i = 0; i < info->nr_knobs; i++)
+		fprintf(out, " %s=%s", info->knobs[i].name,
+			info->knobs[i].value);
+	fprintf(out, "%s\n", info->nr_knobs ? "" : " (none)");
+	so_print_probes(out, info);
+	fprintf(out, "# duration: %s%s\n",
+		so_dur(so_report_duration_ns(r), dur),
+		r->end ? "" : " (cut short: no trailer)");
+	fprintf(out, "# events: %" PRIu64 " received, %" PRIu64
+		" submitted by BPF\n", r->stats->nr_events,
+		so_report_counter(r, SO_CNT_EVENTS));
+	fprintf(out, "# lost events: %" PRIu64 "\n",
+		so_report_counter(r, SO_CNT_RB_DROPS));
+	fprintf(out, "#\n");
+}
+
+static const struct so_timing *so_row_wait(const struct so_class_stats *c)
+{
+	return &c->wait;
+}
+
+static const struct so_timing *so_row_hold(const struct so_class_stats *c)
+{
+	return &c->hold;
+}
+
+/* One perf-lock-contention-style table; returns the rows shown. */
+static size_t so_print_timing_table(FILE *out, struct so_class_rows *rows,
+				    const char *const columns[4],
+				    const struct so_timing *(*pick)(
+					    const struct so_class_stats *))
+{
+	char total[SO_DURATION_LEN], max[SO_DURATION_LEN], avg[SO_DURATION_LEN];
+	const struct so_timing *t;
+	size_t i, shown = 0;
+
+	fprintf(out, "%10s %12s %12s %12s %8s   %s\n", columns[0],
+		columns[1], columns[2], columns[3], "type", "name");
+	for (i = 0; i < rows->len; i++) {
+		t = pick(rows->rows[i].cls);
+		if (!t->count)
+			continue;
+		fprintf(out, "%10" PRIu64 " %12s %12s %12s %8s   %s\n",
+			t->count, so_dur(t->total_ns, total),
+			so_dur(t->max_ns, max), so_dur(so_timing_avg(t), avg),
+			rows->rows[i].type, rows->rows[i].name);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "%10s\n", "(none)");
+	return shown;
+}
+
+static void so_print_contention(FILE *out, struct so_class_rows *rows)
+{
+	static const char *const columns[4] = {
+		"contended", "total wait", "max wait", "avg wait",
+	};
+
+	so_class_rows_sort(rows, SO_ROWS_BY_WAIT);
+	fprintf(out, "\n# contention\n");
+	so_print_timing_table(out, rows, columns, so_row_wait);
+}
+
+static void so_print_hist(FILE *out, const struct so_hist *h)
+{
+	uint64_t peak = 0;
+	int lo = -1, hi = -1, i, stars;
+
+	for (i = 0; i < SO_HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		if (lo < 0)
+			lo = i;
+		hi = i;
+		if (h->buckets[i] > peak)
+			peak = h->buckets[i];
+	}
+	if (lo < 0)
+		return;
+	fprintf(out, "%28s : %-8s %s\n", "ns", "count", "distribution");
+	for (i = lo; i <= hi; i++) {
+		stars = (int)(h->buckets[i] * 30 / peak);
+		fprintf(out, "%12" PRIu64 " -> %-12" PRIu64 " : %-8" PRIu64
+			" |%-30.*s|\n", i ? (uint64_t)1 << i : 0,
+			(i < 63 ? (uint64_t)1 << (i + 1) : 0) - 1, h->buckets[i],
+			stars, "******************************");
+	}
+}
+
+static void so_print_holds(FILE *out, struct so_class_rows *rows)
+{
+	static const char *const columns[4] = {
+		"holds", "total hold", "max hold", "avg hold",
+	};
+	size_t i;
+
+	so_class_rows_sort(rows, SO_ROWS_BY_HOLD);
+	fprintf(out, "\n# hold times\n");
+	if (!so_print_timing_table(out, rows, columns, so_row_hold))
+		return;
+	for (i = 0; i < rows->len; i++) {
+		if (!rows->rows[i].cls->hold.count)
+			continue;
+		fprintf(out, "\n%s\n", rows->rows[i].name);
+		so_print_hist(out, &rows->rows[i].cls->hold_hist);
+	}
+}
+
+static void so_print_errnos(FILE *out, const char *label,
+			    const struct so_errnos *e)
+{
+	char buf[SO_DURATION_LEN];
+	uint32_t i;
+
+	if (!e->len)
+		return;
+	fprintf(out, "%s", label);
+	for (i = 0; i < e->len; i++)
+		fprintf(out, "%s %s %" PRIu64, i ? "," : "",
+			so_errno_name(e->slots[i].err, buf), e->slots[i].count);
+	if (e->other)
+		fprintf(out, ", other %" PRIu64, e->other);
+	fputc('\n', out);
+}
+
+static void so_print_kernfs(FILE *out, struct so_class_rows *rows,
+			    const struct so_stats *st)
+{
+	char max[SO_DURATION_LEN], avg[SO_DURATION_LEN];
+	const struct so_class_stats *c;
+	size_t i, shown = 0;
+
+	so_class_rows_sort(rows, SO_ROWS_BY_NAME);
+	fprintf(out, "\n# kernfs active references\n");
+	fprintf(out, "%8s %8s %8s %7s %6s %10s   %s\n", "gets", "refused",
+		"puts", "drains", "waits", "max drain", "name");
+	for (i = 0; i < rows->len; i++) {
+		c = rows->rows[i].cls;
+		if (SO_CLASS_KIND(c->class_id) != SO_CLASS_KN ||
+		    !(c->kn_gets + c->kn_refused + c->kn_puts + c->kn_drains))
+			continue;
+		fprintf(out, "%8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64
+			" %6" PRIu64 " %10s   %s\n", c->kn_gets, c->kn_refused,
+			c->kn_puts, c->kn_drains, c->kn_drain_waits,
+			c->drain.count ? so_dur(c->drain.max_ns, max) : "-",
+			rows->rows[i].name);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "%8s\n", "(none)");
+
+	shown = 0;
+	fprintf(out, "\n# writes\n");
+	fprintf(out, "%8s %10s %8s %12s   %s\n", "writes", "bytes", "errors",
+		"avg time", "name");
+	for (i = 0; i < rows->len; i++) {
+		c = rows->rows[i].cls;
+		if (!c->writes)
+			continue;
+		fprintf(out, "%8" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12s   %s\n",
+			c->writes, c->write_bytes, c->write_errors,
+			c->write_time.count ?
+				so_dur(so_timing_avg(&c->write_time), avg) : "-",
+			rows->rows[i].name);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "%8s\n", "(none)");
+	so_print_errnos(out, "# write errors:", &st->write_errnos);
+}
+
+static void so_print_module_refs(FILE *out, struct so_class_rows *rows)
+{
+	const struct so_class_stats *c;
+	size_t i, shown = 0;
+
+	fprintf(out, "\n# module references (try_module_get / module_put)\n");
+	fprintf(out, "%8s %8s %8s   %s\n", "gets", "refused", "puts", "name");
+	for (i = 0; i < rows->len; i++) {
+		c = rows->rows[i].cls;
+		if (!(c->mod_gets + c->mod_get_fails + c->mod_puts))
+			continue;
+		fprintf(out, "%8" PRIu64 " %8" PRIu64 " %8" PRIu64 "   %s\n",
+			c->mod_gets, c->mod_get_fails, c->mod_puts,
+			rows->rows[i].name);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "%8s\n", "(none)");
+}
+
+static void so_print_timing_row(FILE *out, const char *what,
+				const struct so_timing *t, uint64_t failed,
+				const char *name)
+{
+	char total[SO_DURATION_LEN], max[SO_DURATION_LEN], avg[SO_DURATION_LEN];
+
+	fprintf(out, "%-14s %6" PRIu64 " %6" PRIu64 " %11s %11s %11s   %s\n",
+		what, t->count, failed, so_dur(t->total_ns, total),
+		so_dur(t->max_ns, max), so_dur(so_timing_avg(t), avg), name);
+}
+
+static void so_print_removals(FILE *out, const struct so_stats *st)
+{
+	const struct so_module_ops *mods = &st->modules;
+	const struct so_device_stats *dev;
+	uint32_t i;
+
+	fprintf(out, "\n# module loads, removals and device removal\n");
+	fprintf(out, "%-14s %6s %6s %11s %11s %11s   %s\n", "function",
+		"count", "failed", "total", "max", "avg", "name");
+	if (mods->load.count)
+		so_print_timing_row(out, "finit_module", &mods->load,
+				    mods->load_fails, "-");
+	if (mods->delete.count)
+		so_print_timing_row(out, "delete_module", &mods->delete,
+				    mods->delete_fails, "-");
+	for (i = 0; i < st->nr_devices; i++) {
+		dev = &st->devices[i];
+		so_print_timing_row(out, dev->kind == SO_DEV_GENDISK ?
+						 "del_gendisk" :
+						 "misc_deregister",
+				    &dev->removal, 0,
+				    dev->name[0] ? dev->name : "?");
+	}
+	if (!mods->load.count && !mods->delete.count && !st->nr_devices)
+		fprintf(out, "%-14s\n", "(none)");
+	so_print_errnos(out, "# finit_module errors:", &mods->load_errnos);
+	so_print_errnos(out, "# delete_module errors:", &mods->delete_errnos);
+}
+
+static void so_print_losses(FILE *out, const struct so_report *r)
+{
+	uint64_t dropped = 0;
+	uint32_t i;
+
+	fprintf(out, "\n# losses\n");
+	for (i = SO_CNT_RB_DROPS; i <= SO_CNT_STACK_FAIL; i++)
+		fprintf(out, "%10" PRIu64 "   %s\n", so_report_counter(r, i),
+			so_counter_desc(i));
+	fprintf(out, "%10" PRIu64 "   %s\n", r->malformed,
+		"malformed records refused");
+	fprintf(out, "%10" PRIu64 "   %s\n", r->stats->nomem,
+		"events not counted (out of memory)");
+	fprintf(out, "%10" PRIu64 "   %s\n", r->stats->unpaired,
+		"end events without their begin");
+	if (!so_report_lost_events(r))
+		return;
+	for (i = 0; i < sizeof(so_loss_counters) / sizeof(so_loss_counters[0]);
+	     i++)
+		dropped += so_report_counter(r, so_loss_counters[i]);
+	fprintf(out, "\nWARNING! There were dropped events (%" PRIu64
+		" in BPF, %" PRIu64 " refused, %" PRIu64
+		" uncounted): the analysis may miss an edge.\n",
+		dropped, r->malformed, r->stats->nomem);
+}
+
+void so_summary_text(FILE *out, const struct so_report *r)
+{
+	const struct so_summary_hooks *hooks = r->hooks;
+	struct so_class_rows rows;
+
+	so_stats_finish(r->stats);
+	so_class_rows_build(&rows, r->stats, r->names);
+	so_print_header(out, r);
+	so_print_contention(out, &rows);
+	so_print_holds(out, &rows);
+	if (hooks && hooks->analysis_text)
+		hooks->analysis_text(out, hooks->ctx);
+	so_print_kernfs(out, &rows, r->stats);
+	so_print_module_refs(out, &rows);
+	so_print_removals(out, r->stats);
+	so_print_losses(out, r);
+	if (hooks && hooks->verdict_text)
+		hooks->verdict_text(out, hooks->ctx);
+	so_class_rows_free(&rows);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * The one-way dispatcher of design.md §2: every raw record, from the ring
+ * buffer (live) or from a trace file (report), goes through
+ * so_pipeline_feed(), which checks it and hands it to the consumers that
+ * are switched on.  Nothing downstream calls back up.
+ *
+ *   record -> check -> stack -> names -> trace writer -> stats -> stream
+ *                                                     -> on_event/on_edge
+ */
+#ifndef SO_PIPELINE_H
+#define SO_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "analysis/stats.h"
+#include "observe.h"
+#include "trace/ksyms.h"
+#include "trace/names.h"
+#include "trace/stacks.h"
+#include "trace/stream.h"
+#include "trace/trace_file.h"
+
+/* Live mode's way to the BPF stack map: depth, or < 0 when it has none. */
+typedef int (*so_stack_fetch_fn)(void *ctx, int32_t stack_id,
+				 uint64_t *addrs, uint32_t max);
+
+struct so_pipeline {
+	/* Consumers; NULL is off.  names and stats are needed by stream
+	 * and summary, so the caller sets them whenever it sets those. */
+	struct so_names *names;
+	struct so_stats *stats;
+	struct so_stream *stream;
+	struct tf_writer *writer;
+
+	/* Analysis (order graph, wait-for graph): every checked event, and
+	 * edge events once more as what they are. */
+	void (*on_event)(void *ctx, const struct so_event *ev,
+			 const struct so_stack *stack);
+	void (*on_edge)(void *ctx, const struct so_edge_event *edge,
+			const struct so_stack *stack);
+	void *analysis_ctx;
+
+	so_stack_fetch_fn fetch_stack;	/* live only */
+	void *fetch_ctx;
+	struct so_stacks stacks;	/* every stack seen, by id */
+
+	uint64_t nr_records;		/* fed */
+	uint64_t nr_malformed;		/* refused by so_record_check() */
+	uint64_t nr_write_errors;	/* trace writes that failed */
+	char last_error[128];		/* why the last record was refused */
+};
+
+void so_pipeline_init(struct so_pipeline *p);
+void so_pipeline_fini(struct so_pipeline *p);
+/* Returns 0, or -1 when the record is malformed (counted, not passed on). */
+int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len);
+/* Report mode: a trace file's STACK record. */
+int so_pipeline_add_stack(struct so_pipeline *p, int32_t id,
+			  const uint64_t *addrs, uint32_t depth);
+/* Record mode, before the trailer: the symbols every stack seen and every
+ * lock named by address need.  Returns the number written, or -1. */
+long so_pipeline_write_ksyms(struct so_pipeline *p, struct ksyms *ks);
+
+#endif /* SO_PIPELINE_H */
