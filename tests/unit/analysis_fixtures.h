@@ -127,6 +127,22 @@ static inline int fx_debugfs_reset(struct og_graph *graph, uint64_t lock)
 	return fx_add(graph, &edge);
 }
 
+/* Two attributes, each written from the other's store(): read-read. */
+static inline int fx_kn_read_read(struct og_graph *graph)
+{
+	struct fx_edge x_then_y = {
+		FX_KN_X, SO_HOLD_READ, FX_KN_Y, SO_HOLD_READ, 1, "a", 1, -1,
+		0, 0,
+	};
+	struct fx_edge y_then_x = {
+		FX_KN_Y, SO_HOLD_READ, FX_KN_X, SO_HOLD_READ, 2, "b", 2, -1,
+		0, 0,
+	};
+	int found = fx_add(graph, &x_then_y);
+
+	return found < 0 ? found : found + fx_add(graph, &y_then_x);
+}
+
 static inline struct og_graph *fx_graph(void)
 {
 	struct og_graph *graph = og_new(NULL);
