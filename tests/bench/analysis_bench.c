@@ -111,7 +111,7 @@ static void bench_graph(const char *name, bench_shape shape,
 	double start, secs;
 
 	if (!graph) {
-		fprintf(stderr, "analysis_bench: failed to allocate the graph\n");
+		fprintf(stderr, "analysis_bench: failed to allocate graph\n");
 		return;
 	}
 	start = bench_now();

@@ -332,7 +332,7 @@ static void test_lost_cycles_and_variants(void **state)
 	/* Once full, new edges are not even searched. */
 	assert_int_equal(fx_lock_edge(graph, MUTEX(3), MUTEX(2)), 0);
 	assert_int_equal(og_get_stats(graph)->searches_cut, 1);
-	/* The ungated variant and three gated ones fill it: a fourth is lost. */
+	/* The ungated variant and three gated ones fill it; a 4th is lost. */
 	for (uint32_t i = 1; i <= OG_VARIANTS_MAX; i++) {
 		edge.gate = SO_CLASS_MAKE(SO_CLASS_MOD, i);
 		fx_add(graph, &edge);
@@ -347,6 +347,7 @@ static void test_names(void **state)
 {
 	struct og_graph *graph = *state;
 	struct so_edge_event event = { .ev.type = SO_EV_EDGE };
+	uint64_t module;
 	char buf[96];
 	const char *name;
 
@@ -363,6 +364,13 @@ static void test_names(void **state)
 					  sizeof(buf)), "mutex@abc");
 	assert_string_equal(og_class_name(graph, FX_MOD, buf, sizeof(buf)),
 			    "mod:test_sysfs");
+	/* Modules are named by the probes' hash of their name. */
+	assert_int_equal(og_name_module(graph, "test_sysfs"), 0);
+	module = SO_CLASS_MAKE(SO_CLASS_MOD,
+			       so_hash_name("test_sysfs", SO_NAME_LEN));
+	assert_string_equal(og_class_name(graph, module, buf, sizeof(buf)),
+			    "mod:test_sysfs");
+	assert_int_equal(og_name_module(graph, ""), -EINVAL);
 	event.ev.type = SO_EV_KN_PUT_ACTIVE;
 	assert_int_equal(og_add_edge_event(graph, &event), -EINVAL);
 	event.ev.type = SO_EV_EDGE;

@@ -221,6 +221,19 @@ int og_name_class(struct og_graph *graph, uint64_t class_id,
 	return og_node_get(graph, class_id, name) == OG_NIL ? -ENOSPC : 0;
 }
 
+int og_name_module(struct og_graph *graph, const char *module)
+{
+	char name[SO_NAME_LEN];
+
+	if (!module || !module[0])
+		return -EINVAL;
+	snprintf(name, sizeof(name), "mod:%.*s", SO_NAME_LEN - 5, module);
+	return og_name_class(graph,
+			     SO_CLASS_MAKE(SO_CLASS_MOD,
+					   so_hash_name(module, SO_NAME_LEN)),
+			     name);
+}
+
 static const char *og_kind_name(uint32_t kind)
 {
 	switch (kind) {

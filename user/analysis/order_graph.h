@@ -150,6 +150,12 @@ int og_add_edge_event(struct og_graph *graph,
  */
 int og_name_class(struct og_graph *graph, uint64_t class_id,
 		  const char *name);
+/*
+ * Name the class of module `module` ("test_sysfs") as "mod:test_sysfs",
+ * hashing the name as the probes do (so_hash_name()).  Call it for the
+ * --module filter and for each SO_EV_MOD_GET.  0, -EINVAL or -ENOSPC.
+ */
+int og_name_module(struct og_graph *graph, const char *module);
 /* The class's name, or "<kind>@<hex id>" in `fallback` when unknown. */
 const char *og_class_name(const struct og_graph *graph, uint64_t class_id,
 			  char *fallback, uint32_t fallback_len);

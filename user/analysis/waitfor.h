@@ -60,8 +60,10 @@ struct wf_finding {
 	enum wf_finding_kind kind;
 	uint64_t now_ns;
 	uint64_t hang_timeout_ns;
-	/* CYCLE: each waits for the next, the last for the first.
-	 * HANG: the hung task first, then whom it waits for, and so on. */
+	/*
+	 * CYCLE: each waits for the next, the last for the first.
+	 * HANG: the hung task first, then whom it waits for, and so on.
+	 */
 	uint32_t nr_tasks;
 	struct wf_task_report tasks[WF_FINDING_TASKS_MAX];
 };
