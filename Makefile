@@ -216,8 +216,17 @@ run: $(BIN) $(O)/module/test_sysfs.ko $(VM_BASE)
 	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) TEST=$(TEST) \
 		SEEDS=$(SEEDS) FIXED=$(FIXED) VM_TIMEOUT=$(VM_TIMEOUT) scripts/run.sh
 
+# Bench tools ride along in $(O)/bin, so they are on the guest's PATH.
+$(O)/bin/so-bench-writer: tests/bench/sysfs_writer.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -static -pthread $< -o $@
+$(VM_BASE): $(O)/bin/so-bench-writer
+
 bench: $(VM_BASE)
-	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) tests/bench/run.sh
+	$(Q)scripts/vm.sh -k $(KERNEL) -i $(VM_BASE) -t 600 -f tests/bench \
+		-- 'BENCH_SECS=$(or $(BENCH_SECS),4) bash /mnt/files/guest-bench.sh'
+	$(Q)$(MAKE) -s analysis-bench 2>/dev/null || true
 
 clean:
 	$(Q)rm -rf $(O)

@@ -20,6 +20,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* ---- kernfs: writes, active references, drains ---------------------- */
 
+#define KN_DEACTIVATED_BIAS	(-2147483647 - 1)	/* fs/kernfs */
+
 static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 					  struct iov_iter *iter)
 {
@@ -213,7 +215,11 @@ static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
 	class_id = kn_class(kn, s->name);
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
 	ts->drain_ts = bpf_ktime_get_ns();
+	/* Deactivation added KN_DEACTIVATED_BIAS (INT_MIN): what is left
+	 * are the holders the drain waits for. */
 	active = BPF_CORE_READ(kn, active.counter);
+	if (active < 0)
+		active -= KN_DEACTIVATED_BIAS;
 	emit(ctx, SO_EV_KN_DRAIN_BEGIN, (__u64)kn, class_id, (__u32)active,
 	     0, s->name, true);
 	return 0;

@@ -29,6 +29,7 @@ skip() { skipped=$((skipped + 1)); echo "ok - $1 # SKIP $2"; }
 # A cmocka binary: count its cases from its own summary lines.
 run_cmocka() {
 	local name=$1 bin=$2 log=$logdir/$1.log np nf
+	mkdir -p "$(dirname "$log")"
 	"$bin" >"$log" 2>&1
 	local rc=$?
 	np=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n1)

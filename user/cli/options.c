@@ -420,6 +420,13 @@ int so_options_parse(struct so_options *opts, int argc, char **argv,
 		if (ret)
 			return ret;
 	}
+	/* "--attach -- CMD ARGS...": observe CMD, stop when it exits. */
+	if (optind < argc && optind > 0 && !strcmp(argv[optind - 1], "--") &&
+	    opts->action == SO_ACT_ATTACH) {
+		opts->command = argv + optind;
+		opts->nr_command = argc - optind;
+		optind = argc;
+	}
 	if (optind < argc)
 		return so_opt_error(err, errlen, "unexpected argument '%s'%s",
 				    argv[optind],
@@ -451,6 +458,7 @@ void so_usage(FILE *out)
 "\n"
 "What to do:\n"
 "  --attach            observe whatever runs until Ctrl-C or --duration\n"
+"  --attach -- CMD...  observe while CMD runs, stop when it exits\n"
 "  --test ID|all       run a sysfs.sh scenario (or all) under observation\n"
 "  --watch ID          run a scenario again and again until it fails\n"
 "  --list              list the scenarios\n"

@@ -60,6 +60,9 @@ struct so_options {
 	double duration_s;	/* 0: until Ctrl-C (attach) */
 	double hang_timeout_s;	/* blocked this long = a hang */
 
+	char **command;		/* --attach -- CMD ARGS... (NULL-terminated) */
+	int nr_command;
+
 	const char *output;	/* record -o */
 	const char *input;	/* report -i */
 

@@ -150,3 +150,11 @@ int so_json_finish(struct so_json *j)
 	fputc('\n', j->out);
 	return j->depth || j->overflow ? -1 : 0;
 }
+
+void so_json_raw(struct so_json *j, const char *key,
+		 int (*write_value)(void *ctx, FILE *out), void *ctx)
+{
+	so_json_member(j, key);
+	if (write_value(ctx, j->out))
+		fputs("null", j->out);
+}

@@ -31,6 +31,9 @@ void so_json_u64(struct so_json *j, const char *key, uint64_t value);
 void so_json_i64(struct so_json *j, const char *key, int64_t value);
 void so_json_bool(struct so_json *j, const char *key, bool value);
 void so_json_null(struct so_json *j, const char *key);
+/* A member whose value another writer prints whole (a JSON value). */
+void so_json_raw(struct so_json *j, const char *key,
+		 int (*write_value)(void *ctx, FILE *out), void *ctx);
 /* Ends the document with a newline; returns -1 if nesting went wrong. */
 int so_json_finish(struct so_json *j);
 /* Writes s as a JSON string literal, quotes included. */

@@ -172,7 +172,8 @@ static void ksyms_sort(struct ksyms *ks)
 
 	if (ks->sorted)
 		return;
-	qsort(ks->syms, ks->len, sizeof(*ks->syms), ksym_cmp);
+	if (ks->len)	/* qsort(NULL, 0) is undefined */
+		qsort(ks->syms, ks->len, sizeof(*ks->syms), ksym_cmp);
 	/* A symbol without a size ends where the next address starts;
 	 * aliases share the size of the first symbol above them. */
 	for (i = 0; i < ks->len; i++) {

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * The live session: see session.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "cli/exit_codes.h"
+#include "kernel/loader.h"
+#include "kernel/session.h"
+#include "observe.skel.h"
+#include "report/findings.h"
+#include "report/summary.h"
+#include "trace/trace_file.h"
+
+static volatile sig_atomic_t exiting;
+
+static void on_signal(int sig)
+{
+	exiting = 1;
+	signal(sig, SIG_DFL);	/* a second Ctrl-C kills */
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+struct live {
+	struct so_loader loader;
+	struct so_pipeline pipeline;
+	struct so_stream stream;
+	struct so_stats stats;
+	struct so_findings findings;
+	struct tf_writer writer;
+	struct so_session_info info;
+	struct so_session_end end;
+	struct ksyms *ksyms;
+	struct so_names *names;
+	FILE *trace;
+	uint64_t ksyms_ns;	/* last add_module_ksyms() */
+};
+
+/*
+ * Module symbols ("[test_sysfs]", "[bpf]" trampolines) exist only while
+ * the module is loaded: add them after each load (at most every 2 s, a
+ * load loop must not starve the ring buffer), at a deadlock and at the
+ * end, so stacks taken in a module that is gone by then still resolve.
+ */
+static void add_module_ksyms(struct live *lv)
+{
+	char line[512], *buf = NULL, err[128];
+	size_t len = 0;
+	FILE *in, *mem, *rd;
+
+	in = fopen("/proc/kallsyms", "r");
+	if (!in)
+		return;
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		fclose(in);
+		return;
+	}
+	while (fgets(line, sizeof(line), in))
+		if (strchr(line, '['))
+			fputs(line, mem);
+	fclose(in);
+	fclose(mem);
+	rd = len ? fmemopen(buf, len, "r") : NULL;
+	if (rd) {
+		ksyms_load(lv->ksyms, rd, err, sizeof(err));
+		fclose(rd);
+	}
+	free(buf);
+	lv->ksyms_ns = mono_ns();
+}
+
+static int feed(void *ctx, const void *rec, size_t len)
+{
+	struct live *lv = ctx;
+	const struct so_event *ev = rec;
+
+	so_pipeline_feed(&lv->pipeline, rec, len);
+	if (len >= sizeof(*ev) && ev->type == SO_EV_MOD_LOAD_END &&
+	    !ev->ret && mono_ns() - lv->ksyms_ns > 2000000000ULL)
+		add_module_ksyms(lv);
+	return 0;
+}
+
+static int fetch_stack(void *ctx, int32_t id, uint64_t *addrs, uint32_t max)
+{
+	struct live *lv = ctx;
+	__u64 buf[32] = { 0 };
+	uint32_t n;
+
+	if (!lv->loader.skel || id < 0 ||
+	    bpf_map_lookup_elem(bpf_map__fd(lv->loader.skel->maps.stacks),
+				&id, buf))
+		return -1;
+	for (n = 0; n < max && n < 32 && buf[n]; n++)
+		addrs[n] = buf[n];
+	return n;
+}
+
+/* The loader's probe modes, in the trace file's terms. */
+static void fill_probes(struct live *lv)
+{
+	static const uint32_t modes[] = {
+		[PROBE_MISSING] = SO_PROBE_MISSING,
+		[PROBE_FENTRY] = SO_PROBE_FENTRY,
+		[PROBE_KPROBE] = SO_PROBE_KPROBE,
+		[PROBE_TRACEPOINT] = SO_PROBE_TRACEPOINT,
+	};
+	size_t i;
+
+	for (i = 0; i < lv->loader.nr_probes; i++)
+		so_session_add_probe(&lv->info, lv->loader.probes[i].def->target,
+				     modes[lv->loader.probes[i].mode]);
+}
+
+/* "name=value ..." of a loaded module's parameters, for the header. */
+static void read_module_params(const char *module, char *out, size_t len)
+{
+	char dir[128], path[512], val[64];
+	struct dirent *de;
+	size_t used = 0;
+	DIR *d;
+
+	out[0] = 0;
+	snprintf(dir, sizeof(dir), "/sys/module/%s/parameters", module);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(val, sizeof(val), f)) {
+			val[strcspn(val, "\n")] = 0;
+			used += snprintf(out + used, used < len ? len - used : 0,
+					 "%s%s=%s", used ? " " : "",
+					 de->d_name, val);
+		}
+		fclose(f);
+	}
+	closedir(d);
+}
+
+static int live_setup(struct live *lv, const struct so_options *opts)
+{
+	char err[256];
+	FILE *f;
+
+	lv->ksyms = ksyms_new();
+	f = fopen("/proc/kallsyms", "r");
+	if (lv->ksyms && f && ksyms_load(lv->ksyms, f, err, sizeof(err)) < 0)
+		fprintf(stderr, "sysfs-observe: warning: no kernel symbols: "
+			"%s\n  stacks print as addresses; run as root with "
+			"kernel.kptr_restrict=0\n", err);
+	if (f)
+		fclose(f);
+	lv->names = so_names_new(lv->ksyms);
+	if (!lv->ksyms || !lv->names)
+		return -ENOMEM;
+	so_stats_init(&lv->stats);
+	so_pipeline_init(&lv->pipeline);
+	lv->pipeline.names = lv->names;
+	lv->pipeline.stats = &lv->stats;
+	lv->pipeline.fetch_stack = fetch_stack;
+	lv->pipeline.fetch_ctx = lv;
+	if (so_findings_init(&lv->findings, &lv->pipeline, lv->ksyms,
+			     opts->hang_timeout_s > 0 ?
+			     (uint64_t)(opts->hang_timeout_s * 1e9) :
+			     SO_HANG_TIMEOUT_DEFAULT_NS))
+		return -ENOMEM;
+	so_findings_attach(&lv->findings, &lv->pipeline);
+	if (opts->module)
+		og_name_module(lv->findings.og, opts->module);
+
+	lv->info.start_realtime_ns = real_ns();
+	lv->info.start_mono_ns = mono_ns();
+	lv->info.pid_filter = opts->pid;
+	snprintf(lv->info.tool, sizeof(lv->info.tool), "sysfs-observe 0.1");
+	if (opts->module)
+		snprintf(lv->info.module_filter,
+			 sizeof(lv->info.module_filter), "%s", opts->module);
+	if (opts->path_prefix)
+		snprintf(lv->info.path_prefix, sizeof(lv->info.path_prefix),
+			 "%s", opts->path_prefix);
+	return 0;
+}
+
+static void live_teardown(struct live *lv, bool leave_attached)
+{
+	loader_stop(&lv->loader, leave_attached);
+	so_findings_fini(&lv->findings);
+	so_pipeline_fini(&lv->pipeline);
+	so_stats_fini(&lv->stats);
+	so_names_free(lv->names);
+	ksyms_free(lv->ksyms);
+	if (lv->trace)
+		fclose(lv->trace);
+}
+
+/* Start CMD stopped until it is watched, so its first write counts. */
+static pid_t start_command(struct so_loader *l, char **argv)
+{
+	int go[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(go))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		close(go[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "sysfs-observe: failed to run %s: %s\n",
+			argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	if (pid > 0)
+		loader_watch_tgid(l, pid);
+	if (write(go[1], "g", 1) != 1)
+		pid = -1;
+	close(go[1]);
+	return pid;
+}
+
+static void print_summary(struct live *lv, const struct so_options *opts,
+			  bool cut_short)
+{
+	struct so_report r = {
+		.info = &lv->info,
+		.end = cut_short ? NULL : &lv->end,
+		.stats = &lv->stats,
+		.names = lv->names,
+		.malformed = lv->pipeline.nr_malformed,
+		.hooks = &lv->findings.hooks,
+	};
+
+	if (opts->format == SO_FMT_JSON)
+		so_summary_json(stdout, &r);
+	else
+		so_summary_text(stdout, &r);
+	fflush(stdout);
+}
+
+int session_run(const struct so_options *opts)
+{
+	struct loader_opts lopts = { 0 };
+	uint64_t deadline = 0, t0;
+	bool deadlock = false, recording = opts->subcommand == SO_SUB_RECORD;
+	struct live *lv;
+	int rc, status = 0, cmd_failed = 0;
+	pid_t child = -1;
+
+	lv = calloc(1, sizeof(*lv));
+	if (!lv)
+		return SO_EXIT_FAIL;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (live_setup(lv, opts)) {
+		fprintf(stderr, "sysfs-observe: failed to set up: out of "
+			"memory\n");
+		rc = SO_EXIT_FAIL;
+		goto out;
+	}
+	lopts.emit_events = true;
+	lopts.module = opts->module;
+	lopts.verbose = opts->verbosity;
+	lopts.on_record = feed;
+	lopts.record_ctx = lv;
+	rc = loader_start(&lv->loader, &lopts);
+	if (rc)
+		goto out;
+	snprintf(lv->info.kernel, sizeof(lv->info.kernel), "%s",
+		 lv->loader.kernel_release);
+	fill_probes(lv);
+	read_module_params(opts->module ? opts->module : "test_sysfs",
+			   lv->info.module_params,
+			   sizeof(lv->info.module_params));
+	if (opts->verbosity)
+		loader_print_probes(&lv->loader, stderr);
+	if (opts->pid && loader_watch_tgid(&lv->loader, opts->pid))
+		fprintf(stderr, "sysfs-observe: warning: cannot watch pid "
+			"%u\n", opts->pid);
+
+	if (recording) {
+		const char *path = opts->output ? opts->output :
+						  SO_DEFAULT_TRACE;
+
+		lv->trace = fopen(path, "wb");
+		if (!lv->trace || tf_writer_open(&lv->writer, lv->trace,
+						 &lv->info)) {
+			fprintf(stderr, "sysfs-observe: failed to create %s: "
+				"%s\n", path, strerror(errno));
+			rc = SO_EXIT_FAIL;
+			goto out;
+		}
+		lv->pipeline.writer = &lv->writer;
+	}
+	t0 = lv->info.start_mono_ns;
+	if (!opts->quiet) {
+		so_stream_init(&lv->stream, stdout, lv->names,
+			       isatty(STDOUT_FILENO), t0);
+		lv->pipeline.stream = &lv->stream;
+		lv->findings.stream = &lv->stream;
+		so_stream_header(&lv->stream);
+	} else {
+		lv->findings.live = stdout;
+	}
+	if (opts->duration_s > 0)
+		deadline = t0 + (uint64_t)(opts->duration_s * 1e9);
+	if (opts->command) {
+		child = start_command(&lv->loader, opts->command);
+		if (child < 0) {
+			fprintf(stderr, "sysfs-observe: failed to start %s\n",
+				opts->command[0]);
+			rc = SO_EXIT_FAIL;
+			goto out;
+		}
+	}
+
+	while (!exiting) {
+		int err = loader_poll(&lv->loader, 100);
+		uint64_t now = mono_ns();
+
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "sysfs-observe: failed to poll the "
+				"ring buffer: %s\n", strerror(-err));
+			break;
+		}
+		if (so_findings_check(&lv->findings, now)) {
+			deadlock = true;
+			break;
+		}
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			cmd_failed = !WIFEXITED(status) ||
+				     WEXITSTATUS(status) != 0;
+			child = -1;
+			break;
+		}
+		if (deadline && now >= deadline)
+			break;
+	}
+	if (!deadlock)
+		loader_poll(&lv->loader, 0);
+
+	add_module_ksyms(lv);
+	loader_counters(&lv->loader, lv->end.counters);
+	lv->end.end_mono_ns = mono_ns();
+	if (recording) {
+		lv->end.nr_events = lv->writer.nr_events;
+		so_pipeline_write_ksyms(&lv->pipeline, lv->ksyms);
+		lv->end.nr_stacks = lv->writer.nr_stacks;
+		lv->end.nr_ksyms = lv->writer.nr_ksyms;
+		if (tf_writer_close(&lv->writer, &lv->end))
+			fprintf(stderr, "sysfs-observe: failed to write the "
+				"trace file: %s\n", strerror(errno));
+	}
+	print_summary(lv, opts, false);
+	if (cmd_failed)
+		fprintf(stdout, "# the observed command failed (status "
+			"%d)\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	rc = so_findings_exit_code(&lv->findings) || cmd_failed ?
+		     SO_EXIT_FAIL : SO_EXIT_PASS;
+	if (deadlock) {
+		/* Detaching would wait for the blocked task: leave the
+		 * links to the kernel, which drops them when we exit. */
+		fflush(NULL);
+		_exit(SO_EXIT_FAIL);
+	}
+out:
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	live_teardown(lv, false);
+	free(lv);
+	return rc;
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * Findings: see findings.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/gates.h"
+#include "report/cycles.h"
+#include "report/findings.h"
+#include "report/json.h"
+
+/* "    sym+0x1a [module]" a frame, from the pipeline's stacks. */
+static int findings_stack_fmt(void *ctx, int32_t stack_id, FILE *out)
+{
+	struct so_findings *f = ctx;
+	const struct so_stack *st;
+	char sym[160];
+	uint32_t i;
+
+	if (stack_id < 0 || !f->pipeline)
+		return -ENOENT;
+	st = so_stacks_get(&f->pipeline->stacks, stack_id);
+	if (!st)
+		return -ENOENT;
+	for (i = 0; i < st->depth; i++)
+		fprintf(out, "        %s\n",
+			f->ksyms ? ksyms_format(f->ksyms, st->addrs[i], sym,
+						sizeof(sym)) : "?");
+	return 0;
+}
+
+static void findings_live(struct so_findings *f, uint64_t ts_ns,
+			  const char *verdict, const char *line)
+{
+	if (f->stream)
+		so_stream_finding(f->stream, ts_ns, verdict, "%s", line);
+	else if (f->live)
+		fprintf(f->live, "%s %s\n", verdict, line);
+}
+
+static void findings_on_cycle(void *ctx, const struct og_graph *graph,
+			      const struct og_cycle *cycle,
+			      enum og_verdict_kind was)
+{
+	struct so_findings *f = ctx;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (cycle->verdict.kind == OG_VERDICT_NO_WAIT)
+		return;
+	mem = open_memstream(&line, &len);
+	if (!mem)
+		return;
+	so_cycle_line(graph, cycle, mem);
+	fclose(mem);
+	/* so_cycle_line leads with the verdict; keep the rest for the
+	 * stream's own verdict column. */
+	line[strcspn(line, "\n")] = 0;
+	findings_live(f, cycle->found_ns,
+		      gate_verdict_name(cycle->verdict.kind),
+		      strchr(line, ':') ? strchr(line, ':') + 2 : line);
+	free(line);
+	(void)was;
+}
+
+/* kernfs classes are "kn:<parent>/<attr>" in every report (design §3);
+ * the probes send the bare path. */
+static void findings_kn_name(char *name, uint64_t class_id)
+{
+	char bare[SO_NAME_LEN];
+
+	if (SO_CLASS_KIND(class_id) != SO_CLASS_KN || !strncmp(name, "kn:", 3))
+		return;
+	memcpy(bare, name, SO_NAME_LEN);
+	bare[SO_NAME_LEN - 1] = 0;
+	snprintf(name, SO_NAME_LEN, "kn:%.*s", SO_NAME_LEN - 4, bare);
+}
+
+static void findings_on_event(void *ctx, const struct so_event *ev,
+			      const struct so_stack *stack)
+{
+	struct so_findings *f = ctx;
+
+	char name[SO_NAME_LEN];
+
+	/* Modules are named where their name is seen: a reference taken,
+	 * a removal begun (the unfixed runs take no reference at all). */
+	if ((ev->type == SO_EV_MOD_GET || ev->type == SO_EV_MOD_DELETE_BEGIN) &&
+	    ev->name[0])
+		og_name_module(f->og, ev->name);
+	if (ev->name[0] && ev->class_id) {
+		memcpy(name, ev->name, SO_NAME_LEN);
+		findings_kn_name(name, ev->class_id);
+		wf_name_obj(f->wf, ev->obj, ev->class_id, name);
+	}
+	wf_feed(f->wf, ev);
+	(void)stack;
+}
+
+static void findings_on_edge(void *ctx, const struct so_edge_event *edge,
+			     const struct so_stack *stack)
+{
+	struct so_findings *f = ctx;
+	struct so_edge_event named = *edge;
+
+	findings_kn_name(named.ev.name, named.key.from_class);
+	findings_kn_name(named.to_name, named.key.to_class);
+	og_add_edge_event(f->og, &named);
+	(void)stack;
+}
+
+static void findings_text(FILE *out, void *ctx)
+{
+	struct so_findings *f = ctx;
+
+	fprintf(out, "\n# Order edges: %u, cycles: %u\n",
+		og_edge_count(f->og), og_cycle_count(f->og));
+	so_cycles_print(f->og, findings_stack_fmt, f, out);
+	if (f->have_deadlock) {
+		fprintf(out, "\n# Observed deadlock\n");
+		so_deadlock_print(&f->deadlock, findings_stack_fmt, f, out);
+		fprintf(out, "  the kernel may stay wedged: the tool exits "
+			"without detaching (a blocked task holds a traced "
+			"function)\n");
+	}
+}
+
+static void findings_verdict(FILE *out, void *ctx)
+{
+	struct so_findings *f = ctx;
+	uint32_t prone, gated, no_wait;
+
+	so_findings_counts(f, &prone, &gated, &no_wait);
+	fprintf(out, "\nverdict: %s: %u DEADLOCK-PRONE, %u GATED cycle%s%s\n",
+		so_findings_exit_code(f) ? "FAIL" : "PASS", prone, gated,
+		prone + gated == 1 ? "" : "s",
+		f->have_deadlock ? "; DEADLOCK observed" : "");
+}
+
+static int findings_cycles_json(void *ctx, FILE *out)
+{
+	return so_cycles_json(ctx, out);
+}
+
+static int findings_deadlock_json(void *ctx, FILE *out)
+{
+	return so_deadlock_json(ctx, out);
+}
+
+static void findings_json(struct so_json *j, void *ctx)
+{
+	struct so_findings *f = ctx;
+	uint32_t prone, gated, no_wait;
+
+	so_findings_counts(f, &prone, &gated, &no_wait);
+	so_json_u64(j, "edges", og_edge_count(f->og));
+	so_json_u64(j, "deadlock_prone", prone);
+	so_json_u64(j, "gated", gated);
+	so_json_raw(j, "cycles", findings_cycles_json, f->og);
+	if (f->have_deadlock)
+		so_json_raw(j, "deadlock", findings_deadlock_json,
+			    &f->deadlock);
+	else
+		so_json_null(j, "deadlock");
+	so_json_string(j, "verdict", so_findings_exit_code(f) ? "fail" :
+								"pass");
+}
+
+int so_findings_init(struct so_findings *f, struct so_pipeline *p,
+		     struct ksyms *ks, uint64_t hang_timeout_ns)
+{
+	memset(f, 0, sizeof(*f));
+	f->og = og_new(NULL);
+	f->wf = wf_new(NULL);
+	if (!f->og || !f->wf) {
+		so_findings_fini(f);
+		return -ENOMEM;
+	}
+	f->pipeline = p;
+	f->ksyms = ks;
+	f->hang_timeout_ns = hang_timeout_ns;
+	og_set_cycle_cb(f->og, findings_on_cycle, f);
+	f->hooks.analysis_text = findings_text;
+	f->hooks.verdict_text = findings_verdict;
+	f->hooks.analysis_json = findings_json;
+	f->hooks.ctx = f;
+	return 0;
+}
+
+void so_findings_fini(struct so_findings *f)
+{
+	og_free(f->og);
+	wf_free(f->wf);
+	f->og = NULL;
+	f->wf = NULL;
+}
+
+void so_findings_attach(struct so_findings *f, struct so_pipeline *p)
+{
+	p->on_event = findings_on_event;
+	p->on_edge = findings_on_edge;
+	p->analysis_ctx = f;
+}
+
+bool so_findings_check(struct so_findings *f, uint64_t now_ns)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (f->have_deadlock)
+		return true;
+	if (wf_check(f->wf, now_ns, f->hang_timeout_ns, &f->deadlock) ==
+	    WF_FOUND_NONE)
+		return false;
+	f->have_deadlock = true;
+	mem = open_memstream(&line, &len);
+	if (mem) {
+		so_deadlock_line(&f->deadlock, mem);
+		fclose(mem);
+		line[strcspn(line, "\n")] = 0;
+		findings_live(f, now_ns, "DEADLOCK", line);
+		free(line);
+	}
+	return true;
+}
+
+void so_findings_counts(const struct so_findings *f, uint32_t *prone,
+			uint32_t *gated, uint32_t *no_wait)
+{
+	uint32_t i;
+
+	*prone = *gated = *no_wait = 0;
+	for (i = 0; i < og_cycle_count(f->og); i++) {
+		switch (og_cycle_at(f->og, i)->verdict.kind) {
+		case OG_VERDICT_PRONE:
+			(*prone)++;
+			break;
+		case OG_VERDICT_GATED:
+			(*gated)++;
+			break;
+		default:
+			(*no_wait)++;
+		}
+	}
+}
+
+int so_findings_exit_code(const struct so_findings *f)
+{
+	uint32_t prone, gated, no_wait;
+
+	so_findings_counts(f, &prone, &gated, &no_wait);
+	return prone || f->have_deadlock ? 1 : 0;
+}

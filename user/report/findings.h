@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * Findings: the analysis as a consumer of the pipeline.  Feeds the order
+ * graph (edges) and the wait-for graph (events), prints each cycle and
+ * deadlock in the live stream the moment it is found, and gives the
+ * summary its analysis section, its verdict and the exit status.
+ */
+#ifndef SO_FINDINGS_H
+#define SO_FINDINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "analysis/order_graph.h"
+#include "analysis/waitfor.h"
+#include "report/summary.h"
+#include "trace/ksyms.h"
+#include "trace/pipeline.h"
+#include "trace/stream.h"
+
+/* Blocked this long is a hang: several seconds, since TCG is slow and
+ * sysfs.sh's own store delays are 500 ms. */
+#define SO_HANG_TIMEOUT_DEFAULT_NS	5000000000ULL
+
+struct so_findings {
+	struct og_graph *og;
+	struct wf_graph *wf;
+	struct so_stream *stream;	/* live lines; NULL: none */
+	FILE *live;			/* live lines without a stream */
+	struct so_pipeline *pipeline;	/* its stacks, for printing */
+	struct ksyms *ksyms;
+	uint64_t hang_timeout_ns;	/* 0: no hang check */
+	bool have_deadlock;
+	struct wf_finding deadlock;
+	struct so_summary_hooks hooks;
+};
+
+/* 0, or -ENOMEM. */
+int so_findings_init(struct so_findings *f, struct so_pipeline *p,
+		     struct ksyms *ks, uint64_t hang_timeout_ns);
+void so_findings_fini(struct so_findings *f);
+/* Plug into the pipeline's on_event/on_edge slots. */
+void so_findings_attach(struct so_findings *f, struct so_pipeline *p);
+/* Look for a deadlock at `now_ns` (the events' clock).  True when found:
+ * printed live already, kept for the summary. */
+bool so_findings_check(struct so_findings *f, uint64_t now_ns);
+/* Cycles by verdict. */
+void so_findings_counts(const struct so_findings *f, uint32_t *prone,
+			uint32_t *gated, uint32_t *no_wait);
+/* kselftest status: 1 with a DEADLOCK-PRONE cycle or a deadlock, else 0. */
+int so_findings_exit_code(const struct so_findings *f);
+
+#endif /* SO_FINDINGS_H */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * Replay of a trace file: see replay.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/exit_codes.h"
+#include "report/findings.h"
+#include "report/replay.h"
+#include "report/summary.h"
+#include "trace/trace_file.h"
+
+struct replay {
+	struct so_session_info info;
+	struct so_session_end end;
+	bool have_end;
+	struct so_pipeline pipeline;
+	struct so_stats stats;
+	struct so_findings findings;
+	struct ksyms *ksyms;
+	struct so_names *names;
+};
+
+static int on_session(void *ctx, const struct so_session_info *info)
+{
+	struct replay *rp = ctx;
+
+	rp->info = *info;
+	return 0;
+}
+
+static int on_event(void *ctx, const void *rec, size_t len)
+{
+	struct replay *rp = ctx;
+
+	so_pipeline_feed(&rp->pipeline, rec, len);
+	return 0;
+}
+
+static int on_stack(void *ctx, int32_t id, const uint64_t *addrs,
+		    uint32_t depth)
+{
+	struct replay *rp = ctx;
+
+	return so_pipeline_add_stack(&rp->pipeline, id, addrs, depth);
+}
+
+static int on_ksym(void *ctx, uint64_t addr, uint64_t size, char type,
+		   const char *name, const char *module)
+{
+	struct replay *rp = ctx;
+
+	return ksyms_add(rp->ksyms, addr, size, type, name, module);
+}
+
+static int on_trailer(void *ctx, const struct so_session_end *end)
+{
+	struct replay *rp = ctx;
+
+	rp->end = *end;
+	rp->have_end = true;
+	return 0;
+}
+
+int replay_report(const char *path, enum so_format format, FILE *out)
+{
+	const struct tf_handlers handlers = {
+		.session = on_session,
+		.event = on_event,
+		.stack = on_stack,
+		.ksym = on_ksym,
+		.trailer = on_trailer,
+	};
+	struct replay *rp = calloc(1, sizeof(*rp));
+	struct so_report r = { 0 };
+	char err[256];
+	int rc = SO_EXIT_FAIL;
+	FILE *in;
+
+	if (!rp)
+		return SO_EXIT_FAIL;
+	in = fopen(path, "rb");
+	if (!in) {
+		fprintf(stderr, "sysfs-observe: failed to open %s: %s\n  "
+			"record one with `sysfs-observe record -o %s ...`\n",
+			path, strerror(errno), path);
+		free(rp);
+		return SO_EXIT_USAGE;
+	}
+	rp->ksyms = ksyms_new();
+	rp->names = so_names_new(rp->ksyms);
+	so_stats_init(&rp->stats);
+	so_pipeline_init(&rp->pipeline);
+	rp->pipeline.names = rp->names;
+	rp->pipeline.stats = &rp->stats;
+	if (!rp->ksyms || !rp->names ||
+	    so_findings_init(&rp->findings, &rp->pipeline, rp->ksyms,
+			     SO_HANG_TIMEOUT_DEFAULT_NS))
+		goto out;
+	so_findings_attach(&rp->findings, &rp->pipeline);
+	rp->findings.live = NULL;	/* the live lines were the run's */
+
+	if (tf_read(in, path, &handlers, rp, err, sizeof(err))) {
+		fprintf(stderr, "sysfs-observe: failed to read trace: %s\n",
+			err);
+		goto out;
+	}
+	/* A deadlock the run caught is still in the trace: the tasks were
+	 * blocked when it ended. */
+	if (rp->have_end)
+		so_findings_check(&rp->findings, rp->end.end_mono_ns);
+	r.info = &rp->info;
+	r.end = rp->have_end ? &rp->end : NULL;
+	r.stats = &rp->stats;
+	r.names = rp->names;
+	r.malformed = rp->pipeline.nr_malformed;
+	r.hooks = &rp->findings.hooks;
+	if (format == SO_FMT_JSON)
+		so_summary_json(out, &r);
+	else
+		so_summary_text(out, &r);
+	rc = so_findings_exit_code(&rp->findings) ? SO_EXIT_FAIL :
+						    SO_EXIT_PASS;
+out:
+	fclose(in);
+	so_findings_fini(&rp->findings);
+	so_pipeline_fini(&rp->pipeline);
+	so_stats_fini(&rp->stats);
+	so_names_free(rp->names);
+	ksyms_free(rp->ksyms);
+	free(rp);
+	return rc;
+}

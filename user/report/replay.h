@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * `sysfs-observe report`: a trace file through the same pipeline and
+ * analysis as the live run, so the summary is the one the run printed.
+ */
+#ifndef SO_REPLAY_H
+#define SO_REPLAY_H
+
+#include <stdio.h>
+#include "cli/options.h"
+
+/* Returns the kselftest exit status; errors name the file and offset. */
+int replay_report(const char *path, enum so_format format, FILE *out);
+
+#endif /* SO_REPLAY_H */
