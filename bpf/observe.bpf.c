@@ -28,6 +28,7 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	struct kernfs_open_file *of;
 	struct task_state *ts;
 	struct kernfs_node *kn;
+	struct seq_file *sf;
 	struct scratch *s;
 	__u64 class_id;
 
@@ -36,7 +37,9 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	s = get_scratch();
 	if (!ts || !s)
 		return 0;
-	of = BPF_CORE_READ(iocb, ki_filp, private_data);
+	/* kernfs_of(): the file's seq_file carries the open file. */
+	sf = BPF_CORE_READ(iocb, ki_filp, private_data);
+	of = BPF_CORE_READ(sf, private);
 	kn = BPF_CORE_READ(of, kn);
 	class_id = kn_class(kn, s->name);
 	ts->write_kn = (__u64)kn;

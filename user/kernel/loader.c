@@ -4,6 +4,8 @@
  * with the probe modes of bcc's libbpf-tools decided per function.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,19 +275,48 @@ int loader_watch_tgid(struct so_loader *l, uint32_t tgid)
 				    sizeof(tgid), &one, sizeof(one), BPF_ANY);
 }
 
-void loader_stop(struct so_loader *l, bool leave_attached)
+static void *detach_all(void *arg)
 {
+	struct so_loader *l = arg;
 	size_t i;
 
-	ring_buffer__free(l->rb);
-	l->rb = NULL;
-	if (leave_attached)
-		return;
 	for (i = 0; i < l->nr_links; i++)
 		bpf_link__destroy(l->links[i]);
 	l->nr_links = 0;
 	observe_bpf__destroy(l->skel);
 	l->skel = NULL;
+	return NULL;
+}
+
+/* Detaching an fexit program waits for every task inside the traced
+ * function; a task asleep in one (mutex_lock, a drain) can make that
+ * take as long as it sleeps.  Give it DETACH_WAIT_S, then leave the rest
+ * to the kernel, which drops the links when this process exits. */
+#define DETACH_WAIT_S	15
+
+bool loader_stop(struct so_loader *l, bool leave_attached)
+{
+	struct timespec deadline;
+	pthread_t thread;
+
+	ring_buffer__free(l->rb);
+	l->rb = NULL;
+	if (leave_attached || !l->skel)
+		return !l->skel;
+	if (pthread_create(&thread, NULL, detach_all, l)) {
+		detach_all(l);
+		return true;
+	}
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += DETACH_WAIT_S;
+	if (pthread_timedjoin_np(thread, NULL, &deadline)) {
+		fprintf(stderr, "sysfs-observe: warning: detaching the BPF "
+			"programs still waits after %d s for a task inside a "
+			"traced function;\n  leaving it to the kernel, which "
+			"drops them when this process exits\n", DETACH_WAIT_S);
+		return false;
+	}
+	return true;
 }
 
 void loader_print_probes(const struct so_loader *l, FILE *out)

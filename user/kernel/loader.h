@@ -53,8 +53,10 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
 int loader_watch_tgid(struct so_loader *l, uint32_t tgid);
 /* Detach and free.  With `leave_attached` (a task is blocked inside a
  * traced function: detaching would wait for it) only the ring buffer and
- * our memory go; the kernel drops the links when the process exits. */
-void loader_stop(struct so_loader *l, bool leave_attached);
+ * our memory go; the kernel drops the links when the process exits.
+ * False when detaching did not finish in bounded time: the caller must
+ * then exit without touching the loader again. */
+bool loader_stop(struct so_loader *l, bool leave_attached);
 /* "fentry", "kprobe", ... per probe, for headers and --probes. */
 void loader_print_probes(const struct so_loader *l, FILE *out);
 

@@ -214,9 +214,12 @@ static int live_setup(struct live *lv, const struct so_options *opts)
 	return 0;
 }
 
-static void live_teardown(struct live *lv, bool leave_attached)
+static void live_teardown(struct live *lv, bool leave_attached, int rc)
 {
-	loader_stop(&lv->loader, leave_attached);
+	if (!loader_stop(&lv->loader, leave_attached)) {
+		fflush(NULL);
+		_exit(rc);
+	}
 	so_findings_fini(&lv->findings);
 	so_pipeline_fini(&lv->pipeline);
 	so_stats_fini(&lv->stats);
@@ -407,7 +410,7 @@ out:
 		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);
 	}
-	live_teardown(lv, false);
+	live_teardown(lv, false, rc);
 	free(lv);
 	return rc;
 }
