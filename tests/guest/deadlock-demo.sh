@@ -60,6 +60,7 @@ summary() {
 all_hung=1
 for id in "${tests[@]}"; do
 	hung=0 clean=0 other=0 onsets=() races=() unloads=() reports=0
+	locks=""
 	for i in $(seq 1 "$runs"); do
 		log=$logs/$id-$i.log
 		start=$(date +%s.%N)
@@ -71,13 +72,15 @@ for id in "${tests[@]}"; do
 			'BEGIN { printf "%.1f", b - a }')
 		onset=$(sed -n 's/.*@@deadlock-onset \([0-9.]*\)@@.*/\1/p' "$log" | head -n1)
 		race=$(sed -n 's/.*@@race-to-deadlock \([0-9.]*\) s, \([0-9]*\) unloads@@.*/\1 \2/p' "$log" | head -n1)
+		lock=$(sed -n 's/.*@@deadlock-lock \([a-z]*\)@@.*/\1/p' "$log" | head -n1)
 		grep -q 'blocked for more than' "$log" && reports=$((reports + 1))
 		if [ $rc -eq 124 ] && [ -n "$onset" ]; then
 			hung=$((hung + 1))
 			onsets+=("$onset")
 			races+=("${race% *}")
 			unloads+=("${race#* }")
-			what="hung: seen stuck at $onset s; race ran ${race% *} s, ${race#* } unloads before it"
+			locks="$locks ${lock:-?}"
+			what="hung on ${lock:-?}: seen stuck at $onset s; race ran ${race% *} s, ${race#* } unloads before it"
 		elif [ $rc -eq 0 ] && grep -q '@@no-deadlock' "$log"; then
 			clean=$((clean + 1))
 			what="no deadlock: the module unloaded"
@@ -94,6 +97,8 @@ for id in "${tests[@]}"; do
 		summary "from guest command start to the drain seen stuck" "${onsets[@]}"
 		summary "from the writer's first store to the deadlocking unload" "${races[@]}"
 		summary "unloads that got through first" "${unloads[@]}"
+		echo "  lock held by rmmod:$(tr ' ' '\n' <<<"$locks" | sort | uniq -c |
+			awk '$2 { printf " %s x%d", $2, $1 }')"
 	fi
 	[ "$hung" -eq "$runs" ] || all_hung=0
 done

@@ -40,6 +40,13 @@ if ! kill -0 "$watch_pid" 2>/dev/null; then
 		END { if (first && last)
 			printf "@@race-to-deadlock %.2f s, %d unloads@@\n",
 			       last - first, n - 1 }'
+	# 0028 loads its first instance without use_rtnl_lock (sysfs.sh
+	# calls modprobe_reset_enable_lock_on_rmmod): say which lock it was.
+	if grep -qx Y /sys/module/test_sysfs/parameters/use_rtnl_lock; then
+		echo "@@deadlock-lock rtnl@@"
+	else
+		echo "@@deadlock-lock mutex@@"
+	fi
 	wait_module_gone 0
 fi
 kill "$watch_pid" 2>/dev/null
