@@ -87,6 +87,8 @@ static __always_inline void record_edge(void *ctx, struct task_state *ts,
 		return;
 	}
 
+	if (paused)
+		return;
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
 		count(SO_CNT_RB_DROPS);

@@ -16,6 +16,10 @@ const volatile bool observe_all;	/* every task is in context */
 const volatile bool emit_events = true;	/* stream, not only edges */
 const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
 
+/* Set by the loader when the session ends: no new events, so the counters
+ * it then reads match what the ring buffer delivers. */
+volatile bool paused;
+
 struct held_entry {
 	__u64 class_id;
 	__u64 obj;
@@ -201,6 +205,8 @@ static __always_inline struct so_event *event_reserve(__u32 type)
 	struct so_event *ev;
 	__u64 id = bpf_get_current_pid_tgid();
 
+	if (paused)
+		return NULL;
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
 		count(SO_CNT_RB_DROPS);

@@ -267,6 +267,12 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
 	return 0;
 }
 
+void loader_pause(struct so_loader *l)
+{
+	if (l->skel && l->skel->bss)
+		l->skel->bss->paused = true;
+}
+
 int loader_watch_tgid(struct so_loader *l, uint32_t tgid)
 {
 	__u8 one = 1;

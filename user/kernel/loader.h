@@ -47,6 +47,8 @@ struct so_loader {
 int loader_start(struct so_loader *l, const struct loader_opts *opts);
 /* Poll once; returns records consumed or -errno (-EINTR is a clean stop). */
 int loader_poll(struct so_loader *l, int timeout_ms);
+/* No new events from here on (the session is ending). */
+void loader_pause(struct so_loader *l);
 /* Sum of the per-CPU loss and activity counters. */
 int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
 /* Put a process (and threads) in context: runner children, --pid. */

@@ -378,11 +378,13 @@ int session_run(const struct so_options *opts)
 		if (deadline && now >= deadline)
 			break;
 	}
+	/* Pause, then count, then drain: what was submitted is then what
+	 * the ring buffer still holds plus what we already took. */
+	loader_pause(&lv->loader);
+	loader_counters(&lv->loader, lv->end.counters);
 	if (!deadlock)
 		loader_poll(&lv->loader, 0);
-
 	add_module_ksyms(lv);
-	loader_counters(&lv->loader, lv->end.counters);
 	lv->end.end_mono_ns = mono_ns();
 	if (recording) {
 		lv->end.nr_events = lv->writer.nr_events;

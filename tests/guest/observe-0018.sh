@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#
+# Runs in the guest: `sysfs-observe --attach` while the seed's 0018 (block
+# device, module load/unload loop against writes) runs, recorded; then
+# `report` of the recording.  The core's acceptance: every kind of event
+# is seen with a plausible count, nothing is lost, and the report prints
+# the summary the live run printed.
+. /mnt/files/lib.sh
+SYSFS_SH=/mnt/files/seeds/sysfs.sh
+[ -r $SYSFS_SH ] || { echo "# SKIP no seeds/sysfs.sh"; exit 4; }
+
+sysfs-observe record -o /tmp/0018.data -q --attach --duration 6 \
+	>/tmp/live.txt 2>&1 &
+obs=$!
+sleep 3		# loaded and attached (TCG)
+bash $SYSFS_SH -t 0018 >/tmp/sysfs.txt 2>&1
+wait $obs
+check "observer exit status 0" test $? -eq 0
+sed 's/^/# /' /tmp/live.txt | head -n 40
+
+# count TABLE_HEADER_RE NAME_RE COLUMN: a figure from a summary table.
+figure() {
+	awk -v sec="$1" -v name="$2" -v col="$3" '
+		/^# / { insec = index($0, sec) > 0; next }
+		insec && $NF ~ name { print $col; exit }' /tmp/live.txt
+}
+positive() { [ -n "$1" ] && [ "$1" -gt 0 ] 2>/dev/null; }
+
+check "writes to test_dev_x counted" \
+	positive "$(figure '# writes' 'kn:test_sysfs0/test_dev_x' 1)"
+gets=$(figure '# kernfs active' 'kn:test_sysfs0/test_dev_x' 1)
+puts=$(figure '# kernfs active' 'kn:test_sysfs0/test_dev_x' 3)
+check "active ref gets on test_dev_x ($gets)" positive "$gets"
+check "every get put back ($gets gets, $puts puts)" test "$gets" = "$puts"
+check "test_dev_x drained on removal" \
+	positive "$(figure '# kernfs active' 'kn:test_sysfs0/test_dev_x' 4)"
+check "module loads seen" grep -Eq '^finit_module +[1-9]' /tmp/live.txt
+check "module removals seen" grep -Eq '^delete_module +[1-9]' /tmp/live.txt
+check "del_gendisk seen" grep -Eq '^del_gendisk +[1-9]' /tmp/live.txt
+check "no events lost" grep -q '^# lost events: 0$' /tmp/live.txt
+
+sysfs-observe report -i /tmp/0018.data >/tmp/report.txt 2>&1
+check "report exit status 0" test $? -eq 0
+# The live run's summary starts at its header; the report is only that.
+sed -n '/^# sysfs-observe/,$p' /tmp/live.txt >/tmp/live-summary.txt
+if diff -u /tmp/live-summary.txt /tmp/report.txt >/tmp/diff.txt; then
+	ok "report prints the live run's summary"
+else
+	sed 's/^/# /' /tmp/diff.txt | head -n 30
+	not_ok "report prints the live run's summary"
+fi
+finish
