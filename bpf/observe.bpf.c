@@ -593,3 +593,18 @@ int BPF_KRETPROBE(kretprobe_full_proxy_write)
 }
 
 #include "locks.bpf.h"
+
+/* Children of watched processes are watched: the runner's writers and
+ * module loops, the shells a --attach command starts. */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(tp_sched_process_fork, struct task_struct *parent,
+	     struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u8 one = 1;
+
+	if (ptgid != ctgid && bpf_map_lookup_elem(&watch_tgids, &ptgid))
+		bpf_map_update_elem(&watch_tgids, &ctgid, &one, BPF_ANY);
+	return 0;
+}

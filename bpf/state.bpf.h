@@ -53,7 +53,7 @@ struct {
 /* Processes the runner started or --pid named: always in context. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
+	__uint(max_entries, 8192);	/* 0016 forks 1000 writers */
 	__type(key, __u32);		/* tgid */
 	__type(value, __u8);
 } watch_tgids SEC(".maps");

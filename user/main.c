@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 		return replay_report(opts.input ? opts.input :
 				     SO_DEFAULT_TRACE, opts.format, stdout);
 	case SO_ACT_ATTACH:
-		return session_run(&opts);
+		return session_run(&opts, NULL, NULL);
 	default:
 		return cmd_not_yet(&opts);
 	}

@@ -28,6 +28,7 @@ const struct probe_def so_probe_defs[] = {
 	P(__mutex_init, false, "mutex class names (addresses instead)"),
 	TP(contention_begin, "lock wait times"),
 	TP(contention_end, "lock wait times"),
+	TP(sched_process_fork, "children of watched processes unwatched"),
 };
 
 const size_t so_nr_probes = sizeof(so_probe_defs) / sizeof(so_probe_defs[0]);

@@ -10,7 +10,19 @@
 
 #include "cli/options.h"
 
-/* Returns the kselftest exit status. */
-int session_run(const struct so_options *opts);
+/*
+ * What the session observes besides whatever runs: a driver function run
+ * in a forked, watched child process (so its module loads, writes and the
+ * processes it forks are all in context, while the observer's own tasks
+ * never are).  It returns the child's exit status, a kselftest code.  On
+ * Ctrl-C or SIGTERM the child gets SIGTERM and must stop its loops,
+ * unload what it loaded and restore what it changed, then exit.
+ */
+typedef int (*session_driver_fn)(void *ctx);
+
+/* Returns the kselftest exit status: the worse of the verdict and the
+ * driver's (or --attach command's) status. */
+int session_run(const struct so_options *opts, session_driver_fn driver,
+		void *driver_ctx);
 
 #endif /* SO_SESSION_H */
