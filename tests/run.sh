@@ -52,6 +52,34 @@ group_spdx() {
 		fail "spdx (see $logdir/spdx.log)"
 		sed 's/^/#   /' "$logdir/spdx.log" | head -n 20
 	fi
+	# The checker itself: a file without a line must fail it.
+	local tree
+	tree=$(mktemp -d)
+	mkdir -p "$tree/scripts" "$tree/LICENSES"
+	cp scripts/spdx-check.sh "$tree/scripts/"
+	cp -r LICENSES/. "$tree/LICENSES/"
+	printf 'int x;\n' >"$tree/bad.c"
+	printf '// SPDX-License-Identifier: MIT\nint y;\n' >"$tree/mit.c"
+	git -C "$tree" init -q 2>/dev/null
+	if "$tree/scripts/spdx-check.sh" >"$logdir/spdx-self.log" 2>&1; then
+		fail "spdx: the check passes a tree with unlicensed files"
+	elif grep -q "bad.c: no SPDX" "$logdir/spdx-self.log" &&
+	     grep -q "mit.c: 'MIT' has no text" "$logdir/spdx-self.log"; then
+		pass "spdx: the check rejects a missing line and an unknown license"
+	else
+		fail "spdx: the check failed for the wrong reason (see $logdir/spdx-self.log)"
+	fi
+	rm -rf "$tree"
+	# Kernel style for the module (checkpatch of linux-source-6.1).
+	if scripts/checkpatch.sh module/test_sysfs.c >"$logdir/checkpatch.log" 2>&1 &&
+	   scripts/checkpatch.sh --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
+		module/test_sysfs_compat.h >>"$logdir/checkpatch.log" 2>&1; then
+		pass "checkpatch --strict: module/ clean"
+	else
+		fail "checkpatch: module/ (see $logdir/checkpatch.log)"
+		grep -E '^(ERROR|WARNING|CHECK)' "$logdir/checkpatch.log" |
+			head -n 10 | sed 's/^/#   /'
+	fi
 }
 
 group_unit() {
@@ -110,7 +138,9 @@ group_guest() {
 	done
 }
 # name[:timeout]; the order is the order of the issues.
-GUEST_TESTS=${GUEST_TESTS:-"smoke:120"}
+GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 sysfs-sh:420
+	deadlock-fixed:120 observe-0018:240 verdict-fixed:300
+	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-all:600"}
 
 start=$(date +%s)
 for g in "${groups[@]}"; do

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#
+# Runs in the guest: the seed's whole suite (`sysfs.sh all`, 0001-0026;
+# it skips the deadlock tests 0027/0028) under `sysfs-observe --attach`.
+# None of those scenarios can deadlock, so nothing may be DEADLOCK-PRONE:
+# a false positive here is what would make kernel developers stop
+# reading the tool's reports.
+. /mnt/files/lib.sh
+SYSFS_SH=/mnt/files/seeds/sysfs.sh
+[ -r $SYSFS_SH ] || { echo "# SKIP no seeds/sysfs.sh"; exit 4; }
+
+t0=$(cut -d' ' -f1 /proc/uptime)
+sysfs-observe --attach -q -- bash $SYSFS_SH all >/tmp/all.txt 2>&1
+rc=$?
+t1=$(cut -d' ' -f1 /proc/uptime)
+grep -E 'PRONE|GATED|DEADLOCK|^verdict|^# (duration|events|lost)' \
+	/tmp/all.txt | head -n 20 | sed 's/^/# /'
+echo "# observed run of sysfs.sh all: $(awk -v a="$t0" -v b="$t1" \
+	'BEGIN{printf "%.0f", b-a}') s"
+check "sysfs.sh all under observation: exit 0 (rc $rc)" test $rc -eq 0
+check "nothing DEADLOCK-PRONE" grep -q '^verdict: PASS: 0 DEADLOCK-PRONE' \
+	/tmp/all.txt
+check "no DEADLOCK" eval '! grep -q "^DEADLOCK: " /tmp/all.txt'
+check "no events lost" grep -q '^# lost events: 0$' /tmp/all.txt
+finish
