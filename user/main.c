@@ -9,6 +9,7 @@
 #include "kernel/loader.h"
 #include "kernel/session.h"
 #include "report/replay.h"
+#include "scenarios/runner.h"
 
 static int cmd_probes(const struct so_options *opts)
 {
@@ -21,14 +22,6 @@ static int cmd_probes(const struct so_options *opts)
 	loader_print_probes(&l, stdout);
 	loader_stop(&l, false);
 	return SO_EXIT_PASS;
-}
-
-static int cmd_not_yet(const struct so_options *opts)
-{
-	fprintf(stderr, "sysfs-observe: --test, --watch and --list are not "
-		"in this build yet\n  observe a sysfs.sh scenario with "
-		"`sysfs-observe --attach -- bash sysfs.sh -t ID`\n");
-	return SO_EXIT_SKIP;
 }
 
 int main(int argc, char **argv)
@@ -55,7 +48,12 @@ int main(int argc, char **argv)
 				     SO_DEFAULT_TRACE, opts.format, stdout);
 	case SO_ACT_ATTACH:
 		return session_run(&opts, NULL, NULL);
+	case SO_ACT_LIST:
+	case SO_ACT_TEST:
+	case SO_ACT_WATCH:
+		return sc_runner_main(&opts);
 	default:
-		return cmd_not_yet(&opts);
+		so_usage_line(stderr);
+		return SO_EXIT_USAGE;
 	}
 }

@@ -198,6 +198,7 @@ static int live_setup(struct live *lv, const struct so_options *opts)
 			     SO_HANG_TIMEOUT_DEFAULT_NS))
 		return -ENOMEM;
 	so_findings_attach(&lv->findings, &lv->pipeline);
+	lv->findings.clock_ns = mono_ns;
 	if (opts->module)
 		og_name_module(lv->findings.og, opts->module);
 
@@ -205,6 +206,9 @@ static int live_setup(struct live *lv, const struct so_options *opts)
 	lv->info.start_mono_ns = mono_ns();
 	lv->info.pid_filter = opts->pid;
 	snprintf(lv->info.tool, sizeof(lv->info.tool), "sysfs-observe 0.1");
+	if (opts->test || opts->watch)
+		snprintf(lv->info.test, sizeof(lv->info.test), "%s",
+			 opts->test ? opts->test : opts->watch);
 	if (opts->module)
 		snprintf(lv->info.module_filter,
 			 sizeof(lv->info.module_filter), "%s", opts->module);
@@ -302,11 +306,14 @@ static void print_summary(struct live *lv, const struct so_options *opts,
 		.hooks = &lv->findings.hooks,
 	};
 
+	/* KTAP owns stdout: the summary goes to stderr. */
+	FILE *out = opts->format == SO_FMT_KTAP ? stderr : stdout;
+
 	if (opts->format == SO_FMT_JSON)
-		so_summary_json(stdout, &r);
+		so_summary_json(out, &r);
 	else
-		so_summary_text(stdout, &r);
-	fflush(stdout);
+		so_summary_text(out, &r);
+	fflush(out);
 }
 
 int session_run(const struct so_options *opts, session_driver_fn driver,
@@ -375,7 +382,8 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 		lv->findings.stream = &lv->stream;
 		so_stream_header(&lv->stream);
 	} else {
-		lv->findings.live = stdout;
+		lv->findings.live = opts->format == SO_FMT_KTAP ? stderr :
+								  stdout;
 	}
 	if (opts->duration_s > 0)
 		deadline = t0 + (uint64_t)(opts->duration_s * 1e9);
