@@ -58,6 +58,20 @@ static void findings_on_cycle(void *ctx, const struct og_graph *graph,
 	/* so_cycle_line leads with the verdict; keep the rest for the
 	 * stream's own verdict column. */
 	line[strcspn(line, "\n")] = 0;
+	if (f->clock_ns && f->clock_ns() > cycle->found_ns) {
+		char *timed = NULL;
+
+		if (asprintf(&timed, "%s, %.1f ms after the edge",
+			     strchr(line, ':') ? strchr(line, ':') + 2 : line,
+			     (f->clock_ns() - cycle->found_ns) / 1e6) > 0) {
+			findings_live(f, cycle->found_ns,
+				      gate_verdict_name(cycle->verdict.kind),
+				      timed);
+			free(timed);
+			free(line);
+			return;
+		}
+	}
 	findings_live(f, cycle->found_ns,
 		      gate_verdict_name(cycle->verdict.kind),
 		      strchr(line, ':') ? strchr(line, ':') + 2 : line);

@@ -30,6 +30,9 @@ struct so_findings {
 	struct so_pipeline *pipeline;	/* its stacks, for printing */
 	struct ksyms *ksyms;
 	uint64_t hang_timeout_ns;	/* 0: no hang check */
+	/* The events' clock now, to say how late a live finding is; NULL
+	 * when replaying a trace. */
+	uint64_t (*clock_ns)(void);
 	bool have_deadlock;
 	struct wf_finding deadlock;
 	struct so_summary_hooks hooks;
