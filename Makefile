@@ -84,7 +84,8 @@ ASAN_LOGIC  := $(patsubst user/%.c,$(O)/asan/user/%.o,$(USER_LOGIC))
 MODULE_SRCS := $(wildcard module/*.c module/*.h) module/Kbuild
 
 .DELETE_ON_ERROR:
-.SECONDARY: $(BPF_OBJS) $(BPF_SKELS)
+# Keep intermediates (skeletons, sanitizer objects): no rebuild next time.
+.SECONDARY:
 .PHONY: all deps kernel kdir module vm vm-base run check unit asan spdx \
 	guest-check vmlinux-h bench clean distclean help
 
