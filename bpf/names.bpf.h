@@ -49,6 +49,20 @@ static __always_inline __u64 kn_class(struct kernfs_node *kn, char *buf)
 	return SO_CLASS_MAKE(SO_CLASS_KN, so_hash_name(buf, SO_NAME_LEN));
 }
 
+/* False when --path excludes this node (its name is in buf). */
+static __always_inline bool kn_wanted(const char *buf)
+{
+	__u32 i;
+
+	for (i = 0; i < sizeof(filter_path); i++) {
+		if (i >= filter_path_len)
+			break;
+		if (buf[i] != filter_path[i])
+			return false;
+	}
+	return true;
+}
+
 static __always_inline __u64 mod_class(struct module *mod, char *buf)
 {
 	buf[0] = 0;

@@ -42,6 +42,8 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	of = BPF_CORE_READ(sf, private);
 	kn = BPF_CORE_READ(of, kn);
 	class_id = kn_class(kn, s->name);
+	if (!kn_wanted(s->name))
+		return 0;	/* counted as a context, not shown */
 	ts->write_kn = (__u64)kn;
 	ts->write_ts = bpf_ktime_get_ns();
 	emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
@@ -55,7 +57,8 @@ static __always_inline int on_write_exit(void *ctx, long ret)
 
 	if (!ts)
 		return 0;
-	emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0,
+	if (ts->write_kn)
+		emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0,
 	     bpf_ktime_get_ns() - ts->write_ts, ret, NULL, false);
 	ts->write_kn = 0;
 	context_exit(ts);
@@ -140,6 +143,8 @@ static __always_inline int on_get_active_exit(void *ctx,
 	if (!ts || !s || !kn)
 		return 0;
 	class_id = kn_class(kn, s->name);
+	if (!kn_wanted(s->name))
+		return 0;
 	if (got) {
 		held_attempt(ctx, ts, class_id, SO_HOLD_READ, s->name);
 		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, s->name);
@@ -216,6 +221,8 @@ static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
 	if (!ts || !s || !kn)
 		return 0;
 	class_id = kn_class(kn, s->name);
+	if (!kn_wanted(s->name))
+		return 0;
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
 	ts->drain_ts = bpf_ktime_get_ns();
 	/* Deactivation added KN_DEACTIVATED_BIAS (INT_MIN): what is left

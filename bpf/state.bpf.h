@@ -15,6 +15,9 @@ const volatile __u64 module_mutex_addr;
 const volatile bool observe_all;	/* every task is in context */
 const volatile bool emit_events = true;	/* stream, not only edges */
 const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
+/* --path: only kernfs nodes whose "<parent>/<name>" starts with this. */
+const volatile char filter_path[32];
+const volatile __u32 filter_path_len;
 
 /* Set by the loader when the session ends: no new events, so the counters
  * it then reads match what the ring buffer delivers. */

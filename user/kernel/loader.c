@@ -155,6 +155,40 @@ static int handle_record(void *ctx, void *data, size_t len)
 
 static const struct loader_opts *saved_opts;
 
+/*
+ * kernfs nodes are known by "<parent>/<name>": a sysfs path keeps its
+ * last directory ("/sys/devices/virtual/misc/test_sysfs0" matches every
+ * attribute of test_sysfs0), a relative one is taken as it is.
+ */
+static int set_path_filter(struct so_loader *l, const char *path)
+{
+	char want[sizeof(l->skel->rodata->filter_path)];
+	const char *base = path;
+	size_t len;
+
+	if (path[0] == '/') {
+		len = strlen(path);
+		while (len > 1 && path[len - 1] == '/')
+			len--;
+		base = path + len;
+		while (base > path && base[-1] != '/')
+			base--;
+		snprintf(want, sizeof(want), "%.*s/", (int)(path + len - base),
+			 base);
+	} else {
+		snprintf(want, sizeof(want), "%s", path);
+	}
+	if (strlen(want) >= sizeof(want) - 1) {
+		fprintf(stderr, "sysfs-observe: failed to set --path %s: "
+			"longer than %zu characters\n", path,
+			sizeof(want) - 2);
+		return -EINVAL;
+	}
+	memcpy((char *)l->skel->rodata->filter_path, want, sizeof(want));
+	l->skel->rodata->filter_path_len = strlen(want);
+	return 0;
+}
+
 int loader_start(struct so_loader *l, const struct loader_opts *opts)
 {
 	struct traceable tr = { 0 };
@@ -203,6 +237,10 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts)
 		l->skel->rodata->filter_mod_class =
 			SO_CLASS_MAKE(SO_CLASS_MOD,
 				      so_hash_name(opts->module, SO_NAME_LEN));
+	if (opts->path && set_path_filter(l, opts->path)) {
+		rc = 2;		/* a usage error */
+		goto out;
+	}
 	if (!l->skel->rodata->module_mutex_addr)
 		fprintf(stderr, "sysfs-observe: warning: module_mutex not in "
 			"kallsyms: GOING is not seen, no cycle is GATED\n");

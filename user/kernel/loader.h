@@ -25,6 +25,7 @@ struct loader_opts {
 	bool observe_all;	/* every task is in context (--attach) */
 	bool emit_events;	/* stream every event, not only edges */
 	const char *module;	/* only this module's references, or NULL */
+	const char *path;	/* --path: "/sys/.../dev" or "dev/attr" */
 	int verbose;
 	so_record_fn on_record;
 	void *record_ctx;

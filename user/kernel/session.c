@@ -342,6 +342,7 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 	}
 	lopts.emit_events = true;
 	lopts.module = opts->module;
+	lopts.path = opts->path_prefix;
 	lopts.verbose = opts->verbosity;
 	lopts.on_record = feed;
 	lopts.record_ctx = lv;
