@@ -29,6 +29,11 @@ static void on_signal(int sig)
 	signal(sig, SIG_DFL);	/* a second Ctrl-C kills */
 }
 
+bool session_interrupted(void)
+{
+	return exiting;
+}
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;

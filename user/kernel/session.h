@@ -8,6 +8,7 @@
 #ifndef SO_SESSION_H
 #define SO_SESSION_H
 
+#include <stdbool.h>
 #include "cli/options.h"
 
 /*
@@ -24,5 +25,9 @@ typedef int (*session_driver_fn)(void *ctx);
  * driver's (or --attach command's) status. */
 int session_run(const struct so_options *opts, session_driver_fn driver,
 		void *driver_ctx);
+
+/* Whether Ctrl-C or SIGTERM ended a session: a runner of several
+ * sessions then stops. */
+bool session_interrupted(void);
 
 #endif /* SO_SESSION_H */

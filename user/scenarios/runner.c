@@ -39,6 +39,8 @@ struct sc_run {
 	unsigned int counts[64];
 	unsigned int nr_tests;
 	bool watch;
+	bool all;		/* --test all: 0027/0028 run fixed */
+	unsigned int cur;	/* the test this session runs */
 	bool ktap;
 	char ko_path[PATH_MAX];
 	char reason[256];	/* why the current test failed */
@@ -113,6 +115,13 @@ static int sc_find_module(char *path, size_t len)
 	return found;
 }
 
+/* sysfs.sh disables 0027/0028 (they can hang the box); `all` runs them
+ * with the fix, where they must come out GATED. */
+static bool sc_fixed(const struct sc_run *run, const struct sc_scenario *sc)
+{
+	return run->opts->fixed || (run->all && !sc->enabled);
+}
+
 static void sc_params(const struct sc_run *run, const struct sc_scenario *sc,
 		      const char *extra, char *buf, size_t len)
 {
@@ -122,7 +131,7 @@ static void sc_params(const struct sc_run *run, const struct sc_scenario *sc,
 	n = sc_str(buf, len, "devtype=%d", sc->devtype == SC_DEV_BLOCK);
 	if (extra && n < len)
 		n += sc_str(buf + n, len - n, " %s", extra);
-	if ((run->opts->fixed || !sc->enabled) && n < len)
+	if (sc_fixed(run, sc) && n < len)
 		n += sc_str(buf + n, len - n, " enable_try_module_get=1");
 	for (i = 0; i < run->opts->nr_params && n < len; i++)
 		n += sc_str(buf + n, len - n, " %s", run->opts->params[i]);
@@ -426,8 +435,6 @@ static int sc_prepare(struct sc_run *run, const struct sc_scenario *sc,
 
 	if ((sc->steps & SC_RELOAD) && sc_reload(run, sc, sc->reload_params))
 		return -1;
-	if (sc->steps & SC_RMMOD_FIRST)
-		sc_unload();
 	sc_str(path, sizeof(path), "%s/reset", t->dir);
 	if ((sc->steps & SC_CONFIG_RESET) && (err = sc_write(path, "1")))
 		return sc_fail(run, "reset should have worked: %s",
@@ -445,12 +452,12 @@ static int sc_prepare(struct sc_run *run, const struct sc_scenario *sc,
 	if ((sc->steps & SC_DELAY_Y) && (err = sc_write(path, "1500")))
 		return sc_fail(run, "unable to set write_delay_msec_y: %s",
 			       strerror(-err));
-	if ((err = sc_read_long(t->path, orig)) &&
-	    !(sc->steps & SC_RMMOD_FIRST))
+	err = sc_read_long(t->path, orig);
+	if (err)
 		return sc_fail(run, "failed to read %s: %s", t->path,
 			       strerror(-err));
-	if (err)
-		*orig = 0;
+	if (sc->steps & SC_RMMOD_FIRST)
+		sc_unload();
 	return 0;
 }
 
@@ -549,37 +556,63 @@ static bool sc_mount_debugfs(void)
 	return !mount("debugfs", SC_DEBUGFS, "debugfs", 0, NULL);
 }
 
+/* The session's driver: one scenario, its runs, then the module unloaded
+ * and debugfs as it was.  The parent prints the result line. */
 static int sc_driver(void *ctx)
 {
 	struct sc_run *run = ctx;
-	struct sc_totals totals = { 0 };
+	const struct sc_scenario *sc = run->tests[run->cur];
 	struct sigaction sa = { .sa_handler = sc_on_term };
 	bool mounted = sc_mount_debugfs();
-	unsigned int i, index = 0;
+	enum sc_result res;
 
 	sigaction(SIGTERM, &sa, NULL);
-	sc_results_begin(stdout, run->ktap, run->watch ? 0 : run->nr_tests);
-	for (i = 0; i < run->nr_tests && !sc_stop; i++) {
-		const struct sc_scenario *sc = run->tests[i];
-		double t0 = sc_now();
-		enum sc_result res = sc_test_case(run, sc, run->counts[i]);
-		char desc[160];
-
-		sc_str(desc, sizeof(desc), "%s%s", sc->desc,
-			 sc->enabled || run->opts->fixed ? "" : " (fixed)");
-		sc_result_line(stdout, run->ktap, ++index, sc->id, desc, res,
-			       sc_now() - t0, run->reason[0] ? run->reason :
-			       NULL, &totals);
-		if (run->watch && res == SC_PASS)
-			i--;	/* again, until it fails */
-	}
+	res = sc_test_case(run, sc, run->counts[run->cur]);
 	sc_unload_for_good();
 	if (mounted)
 		umount(SC_DEBUGFS);
+	if (run->reason[0])
+		printf("# sysfs_%s: %s\n", sc->id, run->reason);
+	fflush(stdout);
+	return res == SC_PASS ? SO_EXIT_PASS :
+	       res == SC_SKIP ? SO_EXIT_SKIP : SO_EXIT_FAIL;
+}
+
+/* One session per test: ~4 s of load and attach each under TCG, but
+ * each verdict is the test's own (cycles of different tests' module
+ * configurations must not join into one). */
+static int sc_run_tests(struct sc_run *run, struct so_options *session_opts)
+{
+	struct sc_totals totals = { 0 };
+	unsigned int index = 0;
+
+	sc_results_begin(stdout, run->ktap, run->watch ? 0 : run->nr_tests);
+	for (run->cur = 0; run->cur < run->nr_tests; run->cur++) {
+		const struct sc_scenario *sc = run->tests[run->cur];
+		double t0 = sc_now();
+		enum sc_result res;
+		char desc[160];
+		int rc;
+
+		session_opts->test = sc->id;
+		session_opts->watch = NULL;
+		rc = session_run(session_opts, sc_driver, run);
+		res = rc == SO_EXIT_PASS ? SC_PASS :
+		      rc == SO_EXIT_SKIP ? SC_SKIP : SC_FAIL;
+		sc_str(desc, sizeof(desc), "%s%s", sc->desc,
+		       sc_fixed(run, sc) ? " (fixed)" : "");
+		sc_result_line(stdout, run->ktap, ++index, sc->id, desc, res,
+			       sc_now() - t0, NULL, &totals);
+		if (session_interrupted())
+			break;
+		if (run->watch && res == SC_PASS)
+			run->cur--;	/* again, until it fails */
+	}
 	if (run->watch && run->ktap)
 		printf("1..%u\n", index);
 	sc_results_end(stdout, run->ktap, &totals);
-	return sc_results_exit_code(&totals);
+	return session_interrupted() ? SO_EXIT_FAIL :
+	       sc_results_exit_code(&totals);
 }
 
 static unsigned int sc_count_of(const struct so_options *opts,
@@ -637,6 +670,7 @@ int sc_runner_main(const struct so_options *opts)
 	run->opts = opts;
 	run->watch = opts->action == SO_ACT_WATCH;
 	run->ktap = opts->format == SO_FMT_KTAP;
+	run->all = opts->test && !strcmp(opts->test, "all");
 	rc = sc_select(run, opts);
 	if (rc) {
 		so_usage_line(stderr);
@@ -661,7 +695,7 @@ int sc_runner_main(const struct so_options *opts)
 		session_opts.quiet = true;
 	if (!session_opts.module)
 		session_opts.module = SC_MODULE;
-	rc = session_run(&session_opts, sc_driver, run);
+	rc = sc_run_tests(run, &session_opts);
 out:
 	free(run);
 	return rc;

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#
+# Runs in the guest: the scenario runner, `sysfs-observe --test`.  Why:
+# it must agree with the seed's sysfs.sh test by test and be faster (both
+# timed here, in one boot), judge 0028 with and without the fix, refuse
+# bad input with exit 2, clean up on Ctrl-C, and speak valid KTAP.
+. /mnt/files/lib.sh
+. /mnt/files/sysfs-lib.sh
+
+bad() {		# bad ARGS...: exit 2 and a reason on stderr
+	local rc
+	sysfs-observe "$@" >/tmp/bad.out 2>&1
+	rc=$?
+	check "'$*' exits 2 (rc $rc): $(head -n 1 /tmp/bad.out)" test $rc -eq 2
+}
+bad --test 9999
+bad --test abc
+bad --count 0001 -1 --test 0001
+
+# sysfs.sh all: which tests ran and which printed FAIL.
+t0=$(uptime_s)
+bash "$SYSFS_SH" all >/tmp/sh.out 2>&1
+sh_rc=$?
+t1=$(uptime_s)
+sh_secs=$(sub_s "$t0" "$t1")
+awk '/^Running test: sysfs_test_/ { id = substr($3, 12, 4); ran[id] = 1 }
+     /FAIL/ && id { fail[id] = 1 }
+     /Skipping test/ { skip[$3] = 1 }
+     END { for (i = 1; i <= 28; i++) { t = sprintf("%04d", i)
+	print t, skip[t] ? "SKIP" : fail[t] ? "FAIL" : ran[t] ? "PASS" : "NONE" } }' \
+	/tmp/sh.out | sort >/tmp/sh.res
+
+t0=$(uptime_s)
+timeout -k 5 600 sysfs-observe --test all -q >/tmp/so.out 2>&1
+so_rc=$?
+t1=$(uptime_s)
+so_secs=$(sub_s "$t0" "$t1")
+grep -E '^(TEST|TOTAL|verdict)' /tmp/so.out | sed 's/^/# /'
+awk '/^TEST / { print $2, $3 }' /tmp/so.out | sort >/tmp/so.res
+echo "# sysfs.sh all: rc $sh_rc, $sh_secs s; sysfs-observe --test all: rc $so_rc, $so_secs s"
+check "--test all exits 0 (rc $so_rc)" test $so_rc -eq 0
+check "--test all ran 28 tests" test "$(wc -l </tmp/so.res)" -eq 28
+while read -r id sh_res; do
+	so_res=$(awk -v id="$id" '$1 == id { print $2 }' /tmp/so.res)
+	# sysfs.sh skips 0027/0028 (they may hang); we run them fixed.
+	[ "$sh_res" = SKIP ] && [ "$so_res" = PASS ] && sh_res=PASS
+	check "$id: sysfs.sh $sh_res, sysfs-observe $so_res" \
+		test "$sh_res" = "$so_res"
+done </tmp/sh.res
+check "--test all ($so_secs s) is faster than sysfs.sh all ($sh_secs s)" \
+	awk -v a="$so_secs" -v b="$sh_secs" 'BEGIN { exit !(a < b) }'
+
+# 0028 without the fix: DEADLOCK-PRONE, exit 1, bounded.
+t0=$(uptime_s)
+timeout -k 5 120 sysfs-observe --test 0028 >/tmp/u.out 2>&1
+rc=$?
+secs=$(sub_s "$t0" "$(uptime_s)")
+check "0028 unfixed exits 1 in bounded time (rc $rc, $secs s)" test $rc -eq 1
+check "0028 unfixed: DEADLOCK-PRONE" grep -q 'DEADLOCK-PRONE:' /tmp/u.out
+check "0028 unfixed: live stream" grep -q 'kn:test_sysfs0/test_dev_x' /tmp/u.out
+# The kernel may be wedged now (a real deadlock): the rest needs a sane
+# one, so only go on if the module left.
+if grep -q '^test_sysfs ' /proc/modules; then
+	sleep 5
+fi
+if grep -q '^test_sysfs ' /proc/modules; then
+	echo "# test_sysfs still loaded after 0028 unfixed: the kernel deadlocked"
+	ok "0028 --fixed # SKIP kernel wedged by the unfixed run"
+	finish
+fi
+
+timeout -k 5 120 sysfs-observe --test 0028 --fixed -q >/tmp/f.out 2>&1
+rc=$?
+check "0028 --fixed exits 0 (rc $rc)" test $rc -eq 0
+check "0028 --fixed: GATED" grep -q '^GATED:' /tmp/f.out
+
+# Ctrl-C in the middle of 0008's loops.
+sysfs-observe --test 0008 -q >/tmp/c.out 2>&1 &
+pid=$!
+for i in $(seq 1 100); do
+	grep -q '^test_sysfs ' /proc/modules && break
+	sleep 0.1
+done
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+check "Ctrl-C in 0008: the tool exits by itself (rc $rc)" test $rc -ne 137
+check "Ctrl-C in 0008: test_sysfs unloaded" \
+	sh -c '! grep -q "^test_sysfs " /proc/modules'
+check "Ctrl-C in 0008: no kprobe left" \
+	sh -c '! grep -q . /sys/kernel/tracing/kprobe_events 2>/dev/null'
+check "Ctrl-C in 0008: no sysfs-observe process left" \
+	sh -c '! pgrep -x sysfs-observe'
+check "Ctrl-C in 0008: the summary printed" grep -q '^verdict:' /tmp/c.out
+
+# KTAP: the plan, one result per test, nothing but KTAP on stdout.
+timeout -k 5 300 sysfs-observe --test all --format ktap --window 0.5 \
+	>/tmp/k.out 2>/tmp/k.err
+rc=$?
+check "ktap: exits 0 (rc $rc)" test $rc -eq 0
+check "ktap: header and plan" sh -c \
+	'head -n 2 /tmp/k.out | tr "\n" " " | grep -q "^TAP version 13 1\.\.28 $"'
+check "ktap: 28 results numbered 1..28" awk '
+	/^(not )?ok [0-9]+ / { n++; i = ($1 == "ok") ? $2 : $3
+		if (i != n) exit 1 }
+	END { exit n != 28 }' /tmp/k.out
+check "ktap: every line is KTAP" awk '
+	NR <= 2 { next }
+	!/^(ok|not ok) [0-9]+ / && !/^#/ && !/^$/ { bad = 1 }
+	END { exit bad }' /tmp/k.out
+finish
