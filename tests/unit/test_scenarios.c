@@ -105,6 +105,7 @@ static void test_dmesg_splat_after_last_marker(void **state)
 				   NULL, line, sizeof(line)));
 	assert_false(sc_dmesg_splat("DEBUG: fine\nno BUGs here\n", NULL,
 				    line, sizeof(line)));
+	free(log);
 }
 
 static void test_ktap_lines(void **state)
