@@ -36,6 +36,36 @@
 
 #include "test_sysfs_compat.h"
 
+/*
+ * The kernfs failure-injection knobs (kernfs/ of sysfs-observe): only a
+ * kernel built with them has <linux/kernfs_debug.h>.
+ */
+#if IS_ENABLED(CONFIG_FAIL_KERNFS_KNOBS)
+#include <linux/kernfs_debug.h>
+
+static bool enable_completion_on_rmmod;
+module_param(enable_completion_on_rmmod, bool_enable_only, 0644);
+MODULE_PARM_DESC(enable_completion_on_rmmod,
+		 "on rmmod, complete kernfs_debug_wait_completion before the delay and the device removal");
+MODULE_IMPORT_NS(KERNFS_DEBUG_PRIVATE);
+
+/* A completion left over from an earlier run would release a writer early. */
+static void test_sysfs_kernfs_reset(void)
+{
+	if (enable_completion_on_rmmod)
+		reinit_completion(&kernfs_debug_wait_completion);
+}
+
+static void test_sysfs_kernfs_complete(void)
+{
+	if (enable_completion_on_rmmod)
+		complete(&kernfs_debug_wait_completion);
+}
+#else
+static inline void test_sysfs_kernfs_reset(void) {}
+static inline void test_sysfs_kernfs_complete(void) {}
+#endif
+
 static bool enable_lock;
 module_param(enable_lock, bool_enable_only, 0644);
 MODULE_PARM_DESC(enable_lock, "enable locking on reads / stores from the start");
@@ -751,6 +781,8 @@ static int __init test_sysfs_init(void)
 {
 	struct sysfs_test_device *test_dev;
 
+	test_sysfs_kernfs_reset();
+
 	switch (test_devtype) {
 	case TESTDEV_TYPE_MISC:
 	case TESTDEV_TYPE_BLOCK:
@@ -791,6 +823,7 @@ module_init(test_sysfs_init);
 static void __exit test_sysfs_exit(void)
 {
 	debugfs_remove(debugfs_dir);
+	test_sysfs_kernfs_complete();
 	if (delay_rmmod_ms)
 		msleep(delay_rmmod_ms);
 	/* NULL after a reset that failed to register the device again. */
