@@ -106,6 +106,7 @@ help:
 ##   make kdir             print the guest kernel's build dir (for M= builds)
 ##   make module           test_sysfs.ko against KDIR ($(O)/module)
 ##   make vmlinux-h [BTF=/sys/kernel/btf/vmlinux]   regenerate vmlinux.h
+##   make kernfs-kernel    build the kernfs knob kernel (kernfs/, ~15 min)
 ##   make bench            throughput and overhead figures (guest)
 ##   make clean            remove $(O)/ (the download cache stays)
 
@@ -170,6 +171,14 @@ vm: $(VM_BASE)
 	$(Q)scripts/vm.sh -k $(KERNEL) -i $(VM_BASE) -t $(VM_TIMEOUT) \
 		$(if $(VM_FILES),-f $(VM_FILES)) $(if $(VM_OUT),-o $(VM_OUT)) \
 		-- '$(subst ','\'',$(CMD))'
+
+# --- the kernfs knob kernel (kernfs/) ----------------------------------
+# Debian's linux-source-6.1 with the knob patches, cached; boot it with
+#   make vm KERNEL=$(KERNFS_O)/arch/x86/boot/bzImage KDIR=$(KERNFS_O)
+KERNFS_O := $(CACHE)/kernfs/O
+kernfs-kernel: $(O)/.deps
+	$(Q)kernfs/build.sh $(CACHE)
+.PHONY: kernfs-kernel
 
 # --- vmlinux.h --------------------------------------------------------
 define vmlinux_h
