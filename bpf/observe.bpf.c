@@ -471,31 +471,54 @@ int BPF_KRETPROBE(kretprobe___x64_sys_delete_module, long ret)
 
 /* ---- device removal ------------------------------------------------- */
 
-static __always_inline int on_del_gendisk_entry(void *ctx,
-						struct gendisk *disk)
+/*
+ * del_gendisk() and misc_deregister() are device removal contexts: the
+ * same begin/end events, each with its device's name and its own start
+ * time (one device's removal may run inside another's).
+ */
+static __always_inline int on_removal_entry(void *ctx, __u32 type, void *dev,
+					    bool misc)
 {
 	struct task_state *ts = context_enter();
 	struct scratch *s = get_scratch();
 
 	if (!ts || !s)
 		return 0;
-	ts->gendisk_ts = bpf_ktime_get_ns();
-	BPF_CORE_READ_STR_INTO((char (*)[32])s->name, disk, disk_name);
-	emit(ctx, SO_EV_DEL_GENDISK_BEGIN, (__u64)disk, 0, 0, 0, s->name,
-	     false);
+	s->name[0] = 0;
+	if (misc) {
+		ts->misc_ts = bpf_ktime_get_ns();
+		bpf_probe_read_kernel_str(s->name, 32,
+			BPF_CORE_READ((struct miscdevice *)dev, name));
+	} else {
+		ts->gendisk_ts = bpf_ktime_get_ns();
+		BPF_CORE_READ_STR_INTO((char (*)[32])s->name,
+				       (struct gendisk *)dev, disk_name);
+	}
+	emit(ctx, type, (__u64)dev, 0, 0, 0, s->name, false);
 	return 0;
 }
 
-static __always_inline int on_del_gendisk_exit(void *ctx)
+static __always_inline int on_removal_exit(void *ctx, __u32 type, bool misc)
 {
 	struct task_state *ts = task_observed();
 
 	if (!ts)
 		return 0;
-	emit(ctx, SO_EV_DEL_GENDISK_END, 0, 0,
-	     bpf_ktime_get_ns() - ts->gendisk_ts, 0, NULL, false);
+	emit(ctx, type, 0, 0, bpf_ktime_get_ns() -
+	     (misc ? ts->misc_ts : ts->gendisk_ts), 0, NULL, false);
 	context_exit(ts);
 	return 0;
+}
+
+static __always_inline int on_del_gendisk_entry(void *ctx,
+						struct gendisk *disk)
+{
+	return on_removal_entry(ctx, SO_EV_DEL_GENDISK_BEGIN, disk, false);
+}
+
+static __always_inline int on_del_gendisk_exit(void *ctx)
+{
+	return on_removal_exit(ctx, SO_EV_DEL_GENDISK_END, false);
 }
 
 SEC("fentry/del_gendisk")
@@ -525,29 +548,12 @@ int BPF_KRETPROBE(kretprobe_del_gendisk)
 static __always_inline int on_misc_dereg_entry(void *ctx,
 					       struct miscdevice *misc)
 {
-	struct task_state *ts = context_enter();
-	struct scratch *s = get_scratch();
-
-	if (!ts || !s)
-		return 0;
-	ts->misc_ts = bpf_ktime_get_ns();
-	s->name[0] = 0;
-	bpf_probe_read_kernel_str(s->name, 32, BPF_CORE_READ(misc, name));
-	emit(ctx, SO_EV_MISC_DEREG_BEGIN, (__u64)misc, 0, 0, 0, s->name,
-	     false);
-	return 0;
+	return on_removal_entry(ctx, SO_EV_MISC_DEREG_BEGIN, misc, true);
 }
 
 static __always_inline int on_misc_dereg_exit(void *ctx)
 {
-	struct task_state *ts = task_observed();
-
-	if (!ts)
-		return 0;
-	emit(ctx, SO_EV_MISC_DEREG_END, 0, 0,
-	     bpf_ktime_get_ns() - ts->misc_ts, 0, NULL, false);
-	context_exit(ts);
-	return 0;
+	return on_removal_exit(ctx, SO_EV_MISC_DEREG_END, true);
 }
 
 SEC("fentry/misc_deregister")
