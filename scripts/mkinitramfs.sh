@@ -41,14 +41,15 @@ copy_with_libs() {
 }
 
 # What sysfs.sh and the harness use; busybox's versions differ in ways
-# that break it (sed's 0,/re/ address, no getconf).
+# that break it (sed's 0,/re/ address, no getconf).  bpftool: the tests
+# check that no BPF link outlives the tool.
 gnu_tools=(bash perl kmod diff cmp getconf dmesg mawk sed grep egrep
-	   fgrep which find xargs ps pkill pgrep timeout)
+	   fgrep which find xargs ps pkill pgrep timeout bpftool)
 for t in $(dpkg -L coreutils | grep -E '^/(usr/)?bin/[^/]+$'); do
 	copy_with_libs "$t" /usr/bin/
 done
 for t in "${gnu_tools[@]}"; do
-	p=$(type -P "$t") || { echo "mkinitramfs: $t not found:" \
+	p=$(PATH=$PATH:/usr/sbin:/sbin type -P "$t") || { echo "mkinitramfs: $t not found:" \
 				  "run scripts/deps.sh" >&2; exit 1; }
 	copy_with_libs "$p" /usr/bin/
 done

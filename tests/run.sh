@@ -143,11 +143,8 @@ group_guest() {
 # name[:timeout]; the order is the order of the issues.
 GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 sysfs-sh:420
 	deadlock-fixed:120 observe-0018:240 verdict-fixed:300
-	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-all:600"}
-# Not yet in the default list: scenarios:900 (the --test runner, issue 6:
-# all 28 agree with sysfs.sh, but per-test sessions make it slower than
-# sysfs.sh, which its test asserts).  Run it with
-#   make check CHECKS=guest GUEST_TESTS=scenarios:900
+	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-all:600
+	scenarios:900"}
 
 start=$(date +%s)
 for g in "${groups[@]}"; do

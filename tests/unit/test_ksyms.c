@@ -88,6 +88,31 @@ static void test_sized(void **state)
 	ksyms_free(ks);
 }
 
+/* The session reads a module's symbols again after each load of it. */
+static void test_reload_keeps_one(void **state)
+{
+	char err[128], buf[64];
+	long added;
+	struct ksyms *ks = load(kallsyms, &added, err, sizeof(err));
+	size_t once;
+	FILE *f;
+
+	assert_string_equal(ksyms_format(ks, 0xffffffffc0a01004, buf,
+					 sizeof(buf)),
+			    "test_dev_x_store+0x4 [test_sysfs]");
+	once = ksyms_count(ks);
+	for (int i = 0; i < 3; i++) {
+		f = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
+		assert_int_equal(ksyms_load(ks, f, err, sizeof(err)), added);
+		fclose(f);
+	}
+	assert_string_equal(ksyms_format(ks, 0xffffffffc0a01004, buf,
+					 sizeof(buf)),
+			    "test_dev_x_store+0x4 [test_sysfs]");
+	assert_int_equal(ksyms_count(ks), once);
+	ksyms_free(ks);
+}
+
 static void test_bad_input(void **state)
 {
 	char err[128];
@@ -124,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_by_name),
 		cmocka_unit_test(test_sized),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_reload_keeps_one),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -311,6 +311,48 @@ void loader_pause(struct so_loader *l)
 		l->skel->bss->paused = true;
 }
 
+/* Empty a hash map: delete the first key until there is none. */
+static int clear_map(const struct bpf_map *map)
+{
+	int fd = bpf_map__fd(map);
+	char key[64];
+
+	if (bpf_map__key_size(map) > sizeof(key))
+		return -E2BIG;
+	while (!bpf_map_get_next_key(fd, NULL, key))
+		if (bpf_map_delete_elem(fd, key) && errno != ENOENT)
+			return -errno;
+	return 0;
+}
+
+int loader_reset(struct so_loader *l)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd, err;
+	__u64 *zero;
+	__u32 k;
+
+	if (!l->skel || ncpu <= 0)
+		return -EINVAL;
+	err = clear_map(l->skel->maps.edges);
+	if (!err)
+		err = clear_map(l->skel->maps.tasks);
+	if (!err)
+		err = clear_map(l->skel->maps.watch_tgids);
+	if (err)
+		return err;
+	zero = calloc(ncpu, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	fd = bpf_map__fd(l->skel->maps.counters);
+	for (k = 0; k < SO_CNT_NR && !err; k++)
+		if (bpf_map_update_elem(fd, &k, zero, BPF_ANY))
+			err = -errno;
+	free(zero);
+	if (!err)
+		l->skel->bss->paused = false;
+	return err;
+}
+
 int loader_watch_tgid(struct so_loader *l, uint32_t tgid)
 {
 	__u8 one = 1;

@@ -52,6 +52,9 @@ int loader_poll(struct so_loader *l, int timeout_ms);
 void loader_pause(struct so_loader *l);
 /* Sum of the per-CPU loss and activity counters. */
 int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
+/* Start a new session on the loaded programs: empty the edge table,
+ * the held sets and the watched processes, zero the counters, unpause. */
+int loader_reset(struct so_loader *l);
 /* Put a process (and threads) in context: runner children, --pid. */
 int loader_watch_tgid(struct so_loader *l, uint32_t tgid);
 /* Detach and free.  With `leave_attached` (a task is blocked inside a

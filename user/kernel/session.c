@@ -50,8 +50,17 @@ static uint64_t real_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-struct live {
+struct live;
+
+struct so_observer {
 	struct so_loader loader;
+	struct loader_opts lopts;
+	struct live *cur;	/* the session the ring buffer feeds */
+	bool wedged;
+};
+
+struct live {
+	struct so_observer *obs;
 	struct so_pipeline pipeline;
 	struct so_stream stream;
 	struct so_stats stats;
@@ -101,9 +110,12 @@ static void add_module_ksyms(struct live *lv)
 
 static int feed(void *ctx, const void *rec, size_t len)
 {
-	struct live *lv = ctx;
+	struct so_observer *obs = ctx;
+	struct live *lv = obs->cur;
 	const struct so_event *ev = rec;
 
+	if (!lv)
+		return 0;
 	so_pipeline_feed(&lv->pipeline, rec, len);
 	if (len >= sizeof(*ev) && ev->type == SO_EV_MOD_LOAD_END &&
 	    !ev->ret && mono_ns() - lv->ksyms_ns > 2000000000ULL)
@@ -117,8 +129,8 @@ static int fetch_stack(void *ctx, int32_t id, uint64_t *addrs, uint32_t max)
 	__u64 buf[32] = { 0 };
 	uint32_t n;
 
-	if (!lv->loader.skel || id < 0 ||
-	    bpf_map_lookup_elem(bpf_map__fd(lv->loader.skel->maps.stacks),
+	if (!lv->obs->loader.skel || id < 0 ||
+	    bpf_map_lookup_elem(bpf_map__fd(lv->obs->loader.skel->maps.stacks),
 				&id, buf))
 		return -1;
 	for (n = 0; n < max && n < 32 && buf[n]; n++)
@@ -135,11 +147,12 @@ static void fill_probes(struct live *lv)
 		[PROBE_KPROBE] = SO_PROBE_KPROBE,
 		[PROBE_TRACEPOINT] = SO_PROBE_TRACEPOINT,
 	};
+	const struct so_loader *l = &lv->obs->loader;
 	size_t i;
 
-	for (i = 0; i < lv->loader.nr_probes; i++)
-		so_session_add_probe(&lv->info, lv->loader.probes[i].def->target,
-				     modes[lv->loader.probes[i].mode]);
+	for (i = 0; i < l->nr_probes; i++)
+		so_session_add_probe(&lv->info, l->probes[i].def->target,
+				     modes[l->probes[i].mode]);
 }
 
 /* "name=value ..." of a loaded module's parameters, for the header. */
@@ -223,12 +236,8 @@ static int live_setup(struct live *lv, const struct so_options *opts)
 	return 0;
 }
 
-static void live_teardown(struct live *lv, bool leave_attached, int rc)
+static void live_teardown(struct live *lv)
 {
-	if (!loader_stop(&lv->loader, leave_attached)) {
-		fflush(NULL);
-		_exit(rc);
-	}
 	so_findings_fini(&lv->findings);
 	so_pipeline_fini(&lv->pipeline);
 	so_stats_fini(&lv->stats);
@@ -321,10 +330,55 @@ static void print_summary(struct live *lv, const struct so_options *opts,
 	fflush(out);
 }
 
-int session_run(const struct so_options *opts, session_driver_fn driver,
-		void *driver_ctx)
+struct so_observer *observer_open(const struct so_options *opts, int *rc)
 {
-	struct loader_opts lopts = { 0 };
+	struct so_observer *obs = calloc(1, sizeof(*obs));
+
+	*rc = SO_EXIT_FAIL;
+	if (!obs) {
+		fprintf(stderr, "sysfs-observe: failed to set up: out of "
+			"memory\n");
+		return NULL;
+	}
+	obs->lopts.emit_events = true;
+	obs->lopts.module = opts->module;
+	obs->lopts.path = opts->path_prefix;
+	obs->lopts.verbose = opts->verbosity;
+	obs->lopts.on_record = feed;
+	obs->lopts.record_ctx = obs;
+	*rc = loader_start(&obs->loader, &obs->lopts);
+	if (*rc) {
+		free(obs);
+		return NULL;
+	}
+	if (opts->verbosity)
+		loader_print_probes(&obs->loader, stderr);
+	return obs;
+}
+
+bool observer_wedged(const struct so_observer *obs)
+{
+	return obs->wedged;
+}
+
+_Noreturn void observer_abandon(int rc)
+{
+	fflush(NULL);
+	_exit(rc);
+}
+
+void observer_close(struct so_observer *obs)
+{
+	if (!obs)
+		return;
+	if (!loader_stop(&obs->loader, obs->wedged))
+		observer_abandon(SO_EXIT_FAIL);
+	free(obs);
+}
+
+int observer_session(struct so_observer *obs, const struct so_options *opts,
+		     session_driver_fn driver, void *driver_ctx)
+{
 	uint64_t deadline = 0, t0;
 	bool deadlock = false, recording = opts->subcommand == SO_SUB_RECORD;
 	struct live *lv;
@@ -334,6 +388,7 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 	lv = calloc(1, sizeof(*lv));
 	if (!lv)
 		return SO_EXIT_FAIL;
+	lv->obs = obs;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -345,24 +400,22 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 		rc = SO_EXIT_FAIL;
 		goto out;
 	}
-	lopts.emit_events = true;
-	lopts.module = opts->module;
-	lopts.path = opts->path_prefix;
-	lopts.verbose = opts->verbosity;
-	lopts.on_record = feed;
-	lopts.record_ctx = lv;
-	rc = loader_start(&lv->loader, &lopts);
-	if (rc)
+	/* What the previous session left: its edges, held sets, counts. */
+	rc = loader_reset(&obs->loader);
+	if (rc) {
+		fprintf(stderr, "sysfs-observe: failed to reset the BPF "
+			"maps between sessions: %s\n", strerror(-rc));
+		rc = SO_EXIT_FAIL;
 		goto out;
+	}
+	obs->cur = lv;
 	snprintf(lv->info.kernel, sizeof(lv->info.kernel), "%s",
-		 lv->loader.kernel_release);
+		 obs->loader.kernel_release);
 	fill_probes(lv);
 	read_module_params(opts->module ? opts->module : "test_sysfs",
 			   lv->info.module_params,
 			   sizeof(lv->info.module_params));
-	if (opts->verbosity)
-		loader_print_probes(&lv->loader, stderr);
-	if (opts->pid && loader_watch_tgid(&lv->loader, opts->pid))
+	if (opts->pid && loader_watch_tgid(&obs->loader, opts->pid))
 		fprintf(stderr, "sysfs-observe: warning: cannot watch pid "
 			"%u\n", opts->pid);
 
@@ -398,7 +451,7 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 		driver_ctx = opts->command;
 	}
 	if (driver) {
-		child = start_driver(&lv->loader, driver, driver_ctx);
+		child = start_driver(&obs->loader, driver, driver_ctx);
 		if (child < 0) {
 			fprintf(stderr, "sysfs-observe: failed to start the "
 				"workload: %s\n", strerror(errno));
@@ -408,7 +461,7 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 	}
 
 	while (!exiting) {
-		int err = loader_poll(&lv->loader, 100);
+		int err = loader_poll(&obs->loader, 100);
 		uint64_t now = mono_ns();
 
 		if (err < 0 && err != -EINTR) {
@@ -429,8 +482,8 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 	}
 	/* Pause, then count, then drain: what was submitted is then what
 	 * the ring buffer still holds plus what we already took. */
-	loader_pause(&lv->loader);
-	loader_counters(&lv->loader, lv->end.counters);
+	loader_pause(&obs->loader);
+	loader_counters(&obs->loader, lv->end.counters);
 	if (!deadlock && child > 0)
 		stop_driver(child, &status);
 	if (!deadlock && child > 0)
@@ -440,7 +493,7 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 	else if (driver)
 		drv_rc = SO_EXIT_FAIL;
 	if (!deadlock)
-		loader_poll(&lv->loader, 0);
+		loader_poll(&obs->loader, 0);
 	add_module_ksyms(lv);
 	lv->end.end_mono_ns = mono_ns();
 	if (recording) {
@@ -461,15 +514,33 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 	if (rc != SO_EXIT_FAIL && driver && drv_rc)
 		rc = drv_rc == SO_EXIT_SKIP ? SO_EXIT_SKIP : SO_EXIT_FAIL;
 	if (deadlock) {
-		/* Detaching would wait for the blocked task: leave the
-		 * links to the kernel, which drops them when we exit. */
-		fflush(NULL);
-		_exit(SO_EXIT_FAIL);
+		/* The blocked task and its workload stay as they are: the
+		 * caller reports and leaves through observer_abandon(). */
+		obs->wedged = true;
+		rc = SO_EXIT_FAIL;
+		child = -1;
 	}
 out:
 	if (child > 0)
 		stop_driver(child, &status);
-	live_teardown(lv, false, rc);
+	obs->cur = NULL;
+	live_teardown(lv);
 	free(lv);
+	return rc;
+}
+
+int session_run(const struct so_options *opts, session_driver_fn driver,
+		void *driver_ctx)
+{
+	struct so_observer *obs;
+	int rc;
+
+	obs = observer_open(opts, &rc);
+	if (!obs)
+		return rc;
+	rc = observer_session(obs, opts, driver, driver_ctx);
+	if (observer_wedged(obs))
+		observer_abandon(rc);
+	observer_close(obs);
 	return rc;
 }

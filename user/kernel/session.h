@@ -26,6 +26,26 @@ typedef int (*session_driver_fn)(void *ctx);
 int session_run(const struct so_options *opts, session_driver_fn driver,
 		void *driver_ctx);
 
+/*
+ * Several sessions on one loaded BPF object: loading, verifying and
+ * attaching takes seconds under TCG, detaching as long again, so the
+ * runner pays it once for `--test all`.  Every session starts from an
+ * empty edge table, held sets and counters: verdicts stay per session.
+ */
+struct so_observer;
+
+/* NULL with the reason printed and *rc set to a kselftest code. */
+struct so_observer *observer_open(const struct so_options *opts, int *rc);
+int observer_session(struct so_observer *obs, const struct so_options *opts,
+		     session_driver_fn driver, void *driver_ctx);
+/* A session ended in a deadlock: a task sleeps inside a traced function
+ * for good.  The caller prints what it has and calls observer_abandon(). */
+bool observer_wedged(const struct so_observer *obs);
+/* Exit with `rc` leaving the links to the kernel: detaching would wait
+ * for the blocked task. */
+_Noreturn void observer_abandon(int rc);
+void observer_close(struct so_observer *obs);
+
 /* Whether Ctrl-C or SIGTERM ended a session: a runner of several
  * sessions then stops. */
 bool session_interrupted(void);

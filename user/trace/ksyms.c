@@ -174,6 +174,19 @@ static void ksyms_sort(struct ksyms *ks)
 		return;
 	if (ks->len)	/* qsort(NULL, 0) is undefined */
 		qsort(ks->syms, ks->len, sizeof(*ks->syms), ksym_cmp);
+	/* A module's symbols are read again after each load of it: keep
+	 * one of each (module names are interned, so pointers compare). */
+	for (i = j = 0; i < ks->len; i++) {
+		struct ksym *s = &ks->syms[i], *kept = &ks->syms[j - 1];
+
+		if (j && s->addr == kept->addr && s->module == kept->module &&
+		    s->type == kept->type && !strcmp(s->name, kept->name)) {
+			free((char *)s->name);
+			continue;
+		}
+		ks->syms[j++] = *s;
+	}
+	ks->len = j;
 	/* A symbol without a size ends where the next address starts;
 	 * aliases share the size of the first symbol above them. */
 	for (i = 0; i < ks->len; i++) {
