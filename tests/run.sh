@@ -101,18 +101,26 @@ group_asan() {
 }
 
 # One guest per script: tests/guest/<name>.sh runs inside and prints
-# `ok - ...` / `not ok - ...` lines; its exit status must agree.
+# `ok - ...` / `not ok - ...` lines; its exit status must agree.  What
+# it leaves in /mnt/out, tests/host/<name>.sh (if any) then checks on the
+# host, with tools the guest does not have; its lines count alike.
 run_guest() {
 	local name=$1 timeout=${2:-$VM_TIMEOUT} log=$logdir/guest-$1.log
-	local files=$O/guest/files rc np nf ns
-	rm -rf "$files"
+	local files=$O/guest/files out=$logdir/guest-$1.out rc np nf ns
+	local host=tests/host/$name.sh outopt=()
+	rm -rf "$files" "$out"
 	mkdir -p "$files/seeds"
 	cp tests/guest/*.sh "$files/"
 	[ -d "$SEEDS" ] && cp "$SEEDS"/* "$files/seeds/"
+	[ -f "$host" ] && outopt=(-o "$out")
 	echo "# guest: $name (timeout ${timeout} s)"
 	scripts/vm.sh -k "$KERNEL" -i "$VM_BASE" -t "$timeout" -f "$files" \
-		-l "$log.console" -- "bash /mnt/files/$name.sh" >"$log" 2>&1
+		"${outopt[@]}" -l "$log.console" -- "bash /mnt/files/$name.sh" \
+		>"$log" 2>&1
 	rc=$?
+	if [ -f "$host" ] && [ "$rc" -eq 0 ]; then
+		bash "$host" "$out" >>"$log" 2>&1 || rc=1
+	fi
 	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 	# "ok - x # SKIP why" is a skip, never a pass.
 	np=$(grep '^ok - ' "$log" | grep -vc ' # SKIP')

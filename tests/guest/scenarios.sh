@@ -93,6 +93,7 @@ check "ktap: $nt results numbered 1..$nt" awk -v nt="$nt" '
 	/^(not )?ok [0-9]+ / { n++; i = ($1 == "ok") ? $2 : $3
 		if (i != n) exit 1 }
 	END { exit n != nt }' /tmp/k.out
+cp /tmp/k.out /mnt/out/k.out 2>/dev/null	# for tests/host/scenarios.sh
 check "ktap: every line is KTAP" awk '
 	NR <= 2 { next }
 	!/^(ok|not ok) [0-9]+ / && !/^#/ && !/^$/ { bad = 1 }
