@@ -45,6 +45,7 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	if (!kn_wanted(s->name))
 		return 0;	/* counted as a context, not shown */
 	ts->write_kn = (__u64)kn;
+	ts->write_class = class_id;
 	ts->write_ts = bpf_ktime_get_ns();
 	emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
 	     BPF_CORE_READ(iter, count), 0, s->name, false);
@@ -274,6 +275,156 @@ int BPF_KRETPROBE(kretprobe_kernfs_drain)
 	struct task_state *ts = task_observed();
 
 	return ts ? on_drain_exit(ctx, (void *)ts->stash_obj) : 0;
+}
+
+/* ---- kernfs knobs: where a write waits (kernfs/patches) -------------- */
+
+/*
+ * The patch's knob state, for the wait event to say which wait points
+ * were enabled and how long the writer sleeps after the completion: read
+ * in the kernel at the moment of the wait, so a trace carries it and a
+ * knob changed later cannot mislabel it.  Not in the stock BTF; these
+ * flavours relocate against the knob kernel's, the only one where the
+ * programs using them load.
+ */
+struct kernfs_fop_write_iter_fail___so {
+	bool wait_at_start;
+	bool wait_before_mutex;
+	bool wait_after_mutex;
+	bool wait_after_active;
+} __attribute__((preserve_access_index));
+
+struct kernfs_config_fail___so {
+	struct kernfs_fop_write_iter_fail___so kernfs_fop_write_iter_fail;
+	__u32 sleep_after_wait_ms;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 knob_point_mask(struct kernfs_config_fail___so *c)
+{
+	struct kernfs_fop_write_iter_fail___so *w =
+		&c->kernfs_fop_write_iter_fail;
+	__u32 mask = 0;
+	bool on;
+
+	on = false;
+	bpf_core_read(&on, sizeof(on), &w->wait_at_start);
+	mask |= on << SO_KNOB_AT_START;
+	on = false;
+	bpf_core_read(&on, sizeof(on), &w->wait_before_mutex);
+	mask |= on << SO_KNOB_BEFORE_MUTEX;
+	on = false;
+	bpf_core_read(&on, sizeof(on), &w->wait_after_mutex);
+	mask |= on << SO_KNOB_AFTER_MUTEX;
+	on = false;
+	bpf_core_read(&on, sizeof(on), &w->wait_after_active);
+	mask |= on << SO_KNOB_AFTER_ACTIVE;
+	return mask;
+}
+
+static __always_inline int on_knob_wait_entry(void *ctx)
+{
+	struct kernfs_config_fail___so *cfg = (void *)knob_config_addr;
+	struct task_state *ts = task_observed();
+	struct so_event *ev;
+	__u32 sleep_ms = 0;
+
+	/* No write_kn: a write --path filtered out, not shown either. */
+	if (!ts || !ts->write_kn)
+		return 0;
+	ts->knob_ts = bpf_ktime_get_ns();
+	if (!emit_events)
+		return 0;
+	ev = event_reserve(SO_EV_KNOB_WAIT);
+	if (!ev)
+		return 0;
+	ev->obj = ts->write_kn;
+	ev->class_id = ts->write_class;
+	if (cfg) {
+		bpf_core_read(&sleep_ms, sizeof(sleep_ms),
+			      &cfg->sleep_after_wait_ms);
+		ev->arg = sleep_ms;
+		ev->ret = knob_point_mask(cfg);
+		ev->flags = SO_EVF_KNOB_STATE;
+	}
+	event_submit(ev);
+	return 0;
+}
+
+static __always_inline int on_knob_wait_exit(void *ctx)
+{
+	struct task_state *ts = task_observed();
+	__u64 completed = knob_completed_ns;
+	struct so_event *ev;
+
+	if (!ts || !ts->write_kn || !ts->knob_ts || !emit_events)
+		return 0;
+	ev = event_reserve(SO_EV_KNOB_WAKE);
+	if (!ev)
+		return 0;
+	ev->obj = ts->write_kn;
+	ev->class_id = ts->write_class;
+	ev->arg = ev->ts_ns - ts->knob_ts;
+	/* An earlier completion woke an earlier wait, not this one. */
+	ev->ret = completed >= ts->knob_ts ? completed : 0;
+	ev->flags = knob_completion_addr ? SO_EVF_KNOB_SEEN : 0;
+	ts->knob_ts = 0;
+	event_submit(ev);
+	return 0;
+}
+
+SEC("fentry/kernfs_debug_wait")
+int BPF_PROG(fentry_kernfs_debug_wait)
+{
+	return on_knob_wait_entry(ctx);
+}
+
+SEC("fexit/kernfs_debug_wait")
+int BPF_PROG(fexit_kernfs_debug_wait)
+{
+	return on_knob_wait_exit(ctx);
+}
+
+SEC("kprobe/kernfs_debug_wait")
+int BPF_KPROBE(kprobe_kernfs_debug_wait)
+{
+	return on_knob_wait_entry(ctx);
+}
+
+SEC("kretprobe/kernfs_debug_wait")
+int BPF_KRETPROBE(kretprobe_kernfs_debug_wait)
+{
+	return on_knob_wait_exit(ctx);
+}
+
+/*
+ * complete() runs everywhere: the address compare comes first.  The
+ * timestamp is kept for whoever completes, the event only for tasks in
+ * context (the test module's rmmod).
+ */
+static __always_inline int on_complete(void *ctx, struct completion *x)
+{
+	struct task_state *ts;
+
+	if (!knob_completion_addr || (__u64)x != knob_completion_addr)
+		return 0;
+	knob_completed_ns = bpf_ktime_get_ns();
+	ts = task_observed();
+	if (ts)
+		emit(ctx, SO_EV_KNOB_COMPLETE, (__u64)x, 0, 0, 0, NULL,
+		     false);
+	return 0;
+}
+
+SEC("fentry/complete")
+int BPF_PROG(fentry_complete, struct completion *x)
+{
+	return on_complete(ctx, x);
+}
+
+SEC("kprobe/complete")
+int BPF_KPROBE(kprobe_complete, struct completion *x)
+{
+	return on_complete(ctx, x);
 }
 
 /* ---- module references: the gates ----------------------------------- */

@@ -66,13 +66,40 @@ enum so_event_type {
 	SO_EV_CONTENTION_END,	/* obj lock, ret */
 	SO_EV_MUTEX_INIT,	/* obj lock, class, name "&x->y" */
 	SO_EV_EDGE,		/* a class pair seen for the first time */
+	/*
+	 * The kernfs knobs (kernfs/patches): only on a kernel that has
+	 * kernfs_debug_wait().  Appended, so older traces keep their types.
+	 */
+	/*
+	 * kernfs_debug_wait() entered: obj and class the node written; with
+	 * SO_EVF_KNOB_STATE arg sleep_after_wait_ms, ret the mask of the
+	 * enabled wait points (1 << enum so_knob_point).
+	 */
+	SO_EV_KNOB_WAIT,
+	/*
+	 * ... returned: arg ns in it, ret ts_ns of the completion that woke
+	 * it, 0 none (SO_EVF_KNOB_SEEN: completions are probed: a timeout).
+	 */
+	SO_EV_KNOB_WAKE,
+	SO_EV_KNOB_COMPLETE,	/* complete(), obj the knob's completion */
 	SO_EV_NR,
+};
+
+/* The wait points of kernfs_fop_write_iter(), in the order it passes them. */
+enum so_knob_point {
+	SO_KNOB_AT_START,
+	SO_KNOB_BEFORE_MUTEX,
+	SO_KNOB_AFTER_MUTEX,
+	SO_KNOB_AFTER_ACTIVE,
+	SO_KNOB_NR,
 };
 
 /* so_event.flags */
 #define SO_EVF_TRYLOCK		0x1	/* mutex_trylock: never waits */
 #define SO_EVF_FAILED		0x2	/* acquisition failed (trylock, signal) */
 #define SO_EVF_GOING		0x4	/* task was removing a GOING module */
+#define SO_EVF_KNOB_STATE	0x8	/* knob wait: the knob state was read */
+#define SO_EVF_KNOB_SEEN	0x10	/* knob wake: completions are probed */
 
 /* One record on the ring buffer.  `name` depends on `type` (see above). */
 struct so_event {

@@ -12,6 +12,9 @@
 const volatile __u32 self_tgid;		/* never observe the loader */
 const volatile __u64 rtnl_mutex_addr;	/* from kallsyms, 0 if unknown */
 const volatile __u64 module_mutex_addr;
+/* The kernfs knobs' state and completion (kallsyms), 0 elsewhere. */
+const volatile __u64 knob_config_addr;
+const volatile __u64 knob_completion_addr;
 const volatile bool observe_all;	/* every task is in context */
 const volatile bool emit_events = true;	/* stream, not only edges */
 const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
@@ -22,6 +25,12 @@ const volatile __u32 filter_path_len;
 /* Set by the loader when the session ends: no new events, so the counters
  * it then reads match what the ring buffer delivers. */
 volatile bool paused;
+
+/*
+ * When kernfs_debug_wait_completion was last completed, by anyone: a
+ * writer's wake tells completion from timeout by it.
+ */
+volatile __u64 knob_completed_ns;
 
 struct held_entry {
 	__u64 class_id;
@@ -42,7 +51,8 @@ struct task_state {
 	__u64 stash_ts;
 	__u64 lock_attempt_ts;	/* mutex/rtnl attempt, for wait time */
 	__u64 write_kn;		/* the kernfs node being written */
-	__u64 write_ts, drain_ts, gendisk_ts, misc_ts, load_ts;
+	__u64 write_class;	/* ... and its class */
+	__u64 write_ts, drain_ts, gendisk_ts, misc_ts, load_ts, knob_ts;
 	struct held_entry held[SO_HELD_MAX];
 };
 

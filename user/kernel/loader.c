@@ -69,7 +69,12 @@ static void decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
 		in_btf = btf__find_by_name_kind(vmlinux_btf, d->target,
 						BTF_KIND_FUNC) > 0;
 		traceable = traceable_has(tr, d->target);
-		if (in_btf && traceable)
+		ps->not_here = d->needs_btf &&
+			       btf__find_by_name_kind(vmlinux_btf, d->needs_btf,
+						      BTF_KIND_FUNC) <= 0;
+		if (ps->not_here)
+			ps->mode = PROBE_MISSING;
+		else if (in_btf && traceable)
 			ps->mode = PROBE_FENTRY;
 		else if (traceable || ksym_exists(d->target))
 			ps->mode = PROBE_KPROBE;
@@ -84,6 +89,38 @@ static void decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
 		set_autoload(obj, "kretprobe", d->prog_base,
 			     ps->mode == PROBE_KPROBE);
 	}
+}
+
+/*
+ * What the kernfs knob probes read: the knob state (kernfs_config_fail)
+ * and the completion complete() is filtered on.  Looked up only where
+ * the knob probes are (kallsyms scans are slow under TCG); without the
+ * completion's address its probe would only cost time, so it goes.
+ */
+static void set_knob_addrs(struct so_loader *l)
+{
+	struct probe_state *wait = NULL, *done = NULL;
+	uint64_t addr = 0;
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++) {
+		if (!strcmp(l->probes[i].def->target, "kernfs_debug_wait"))
+			wait = &l->probes[i];
+		else if (!strcmp(l->probes[i].def->target, "complete"))
+			done = &l->probes[i];
+	}
+	if (wait && wait->mode != PROBE_MISSING)
+		l->skel->rodata->knob_config_addr =
+			ksym_addr("kernfs_config_fail");
+	if (!done || done->mode == PROBE_MISSING)
+		return;
+	addr = ksym_addr("kernfs_debug_wait_completion");
+	l->skel->rodata->knob_completion_addr = addr;
+	if (addr)
+		return;
+	set_autoload(l->skel->obj, "fentry", done->def->prog_base, false);
+	set_autoload(l->skel->obj, "kprobe", done->def->prog_base, false);
+	done->mode = PROBE_MISSING;
 }
 
 /* Attach every loaded program on its own, so one failure is one probe. */
@@ -136,10 +173,12 @@ static int attach_probes(struct so_loader *l)
 						 "not in BTF, ftrace or kallsyms");
 			return -ENOENT;
 		}
-		fprintf(stderr, "sysfs-observe: warning: no probe on %s (%s): "
-			"lost: %s\n", ps->def->target,
-			ps->attach_err ? strerror(-ps->attach_err) :
-					 "not traceable here", ps->def->lost);
+		if (!ps->not_here)
+			fprintf(stderr, "sysfs-observe: warning: no probe on "
+				"%s (%s): lost: %s\n", ps->def->target,
+				ps->attach_err ? strerror(-ps->attach_err) :
+						 "not traceable here",
+				ps->def->lost);
 		ps->mode = PROBE_MISSING;
 	}
 	return 0;
@@ -227,6 +266,7 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts)
 		goto out;
 	}
 	decide_modes(l, vmlinux_btf, &tr);
+	set_knob_addrs(l);
 
 	l->skel->rodata->self_tgid = getpid();
 	l->skel->rodata->rtnl_mutex_addr = ksym_addr("rtnl_mutex");

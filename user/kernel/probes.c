@@ -4,8 +4,10 @@
  */
 #include "kernel/probes.h"
 
-#define P(fn, req, what) { #fn, req, false, #fn, what }
-#define TP(tp, what) { #tp, false, true, #tp, what }
+#define P(fn, req, what) { #fn, req, false, #fn, what, NULL }
+#define TP(tp, what) { #tp, false, true, #tp, what, NULL }
+/* The kernfs knob kernel's (kernfs/patches): its wait function. */
+#define KNOB(fn, what) { #fn, false, false, #fn, what, "kernfs_debug_wait" }
 
 const struct probe_def so_probe_defs[] = {
 	P(kernfs_fop_write_iter, true, "sysfs writes and their contexts"),
@@ -26,6 +28,8 @@ const struct probe_def so_probe_defs[] = {
 	P(mutex_trylock, false, "trylocked mutexes in held sets"),
 	P(mutex_unlock, false, "mutex releases: holds never end"),
 	P(__mutex_init, false, "mutex class names (addresses instead)"),
+	KNOB(kernfs_debug_wait, "knob waits: no write timelines"),
+	KNOB(complete, "knob completions: timelines say no completion"),
 	TP(contention_begin, "lock wait times"),
 	TP(contention_end, "lock wait times"),
 	TP(sched_process_fork, "children of watched processes unwatched"),

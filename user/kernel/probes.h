@@ -24,6 +24,9 @@ struct probe_def {
 	bool tracepoint;
 	const char *prog_base;	/* programs are <kind>_<prog_base> */
 	const char *lost;	/* what a missing probe costs */
+	/* Only on kernels whose BTF has this function (the kernfs knob
+	 * kernel): elsewhere missing, and without a warning. */
+	const char *needs_btf;
 };
 
 struct probe_state {
@@ -31,6 +34,7 @@ struct probe_state {
 	enum probe_mode mode;
 	int nr_links;
 	int attach_err;		/* first attach error, 0 if none */
+	bool not_here;		/* needs_btf absent: missing by design */
 };
 
 extern const struct probe_def so_probe_defs[];

@@ -46,12 +46,44 @@ static const char *const so_event_names[SO_EV_NR] = {
 	[SO_EV_CONTENTION_END]	  = "contend_end",
 	[SO_EV_MUTEX_INIT]	  = "mutex_init",
 	[SO_EV_EDGE]		  = "edge",
+	[SO_EV_KNOB_WAIT]	  = "knob_wait",
+	[SO_EV_KNOB_WAKE]	  = "knob_wake",
+	[SO_EV_KNOB_COMPLETE]	  = "complete",
 };
 
 const char *so_event_type_name(uint32_t type)
 {
 	return type < SO_EV_NR && so_event_names[type] ? so_event_names[type] :
 							 "?";
+}
+
+/* The debugfs bools of kernfs/patches, under config_fail_kernfs_fop_write_iter/. */
+static const char *const so_knob_point_names[SO_KNOB_NR] = {
+	[SO_KNOB_AT_START]	= "wait_at_start",
+	[SO_KNOB_BEFORE_MUTEX]	= "wait_before_mutex",
+	[SO_KNOB_AFTER_MUTEX]	= "wait_after_mutex",
+	[SO_KNOB_AFTER_ACTIVE]	= "wait_after_active",
+};
+
+const char *so_knob_point_name(uint32_t point)
+{
+	return point < SO_KNOB_NR ? so_knob_point_names[point] : "?";
+}
+
+const char *so_knob_points(uint32_t mask, char *buf, size_t len)
+{
+	size_t used = 0;
+	uint32_t p;
+
+	buf[0] = 0;
+	for (p = 0; p < SO_KNOB_NR; p++)
+		if (mask & (1u << p))
+			used += snprintf(buf + used, used < len ? len - used : 0,
+					 "%s%s", used ? "|" : "",
+					 so_knob_point_names[p]);
+	if (!used)
+		snprintf(buf, len, "no wait point");
+	return buf;
 }
 
 const char *so_class_kind_name(uint32_t kind)

@@ -40,6 +40,13 @@ size_t so_names_lock_addrs(const struct so_names *names, uint64_t *addrs,
 
 /* "write", "get_active", ...; "?" for an unknown type. */
 const char *so_event_type_name(uint32_t type);
+/* "wait_after_active", ...: enum so_knob_point as debugfs names it. */
+const char *so_knob_point_name(uint32_t point);
+/* The points of a mask, "wait_at_start|wait_after_active", into buf;
+ * "no wait point" for none. */
+const char *so_knob_points(uint32_t mask, char *buf, size_t len);
+/* The knob kernels' completion, the object of SO_EV_KNOB_COMPLETE. */
+#define SO_KNOB_COMPLETION	"kernfs_debug_wait_completion"
 /* "kernfs", "mutex", "module", ...: the summary's type column. */
 const char *so_class_kind_name(uint32_t kind);
 /* "rb_drops", ...: enum so_counter as the JSON keys spell it. */

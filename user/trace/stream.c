@@ -119,6 +119,27 @@ const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
 		snprintf(buf, len, "%s at 0x%" PRIx64, ev->name,
 			 (uint64_t)ev->obj);
 		break;
+	case SO_EV_KNOB_WAIT:
+		if (ev->flags & SO_EVF_KNOB_STATE)
+			snprintf(buf, len, "%s at %s, sleep %" PRIu64 " ms",
+				 so_class(s, ev, cls, sizeof(cls)),
+				 so_knob_points((uint32_t)ev->ret, to,
+						sizeof(to)),
+				 (uint64_t)ev->arg);
+		else
+			snprintf(buf, len, "%s", so_class(s, ev, cls,
+							  sizeof(cls)));
+		break;
+	case SO_EV_KNOB_WAKE:
+		snprintf(buf, len, "%s after %s%s",
+			 so_class(s, ev, cls, sizeof(cls)),
+			 so_fmt_duration(ev->arg, dur),
+			 ev->ret > 0 ? ", completed" :
+			 ev->flags & SO_EVF_KNOB_SEEN ? ", timed out" : "");
+		break;
+	case SO_EV_KNOB_COMPLETE:
+		snprintf(buf, len, "%s", SO_KNOB_COMPLETION);
+		break;
 	case SO_EV_EDGE:
 		snprintf(buf, len, "%s -> %s",
 			 so_names_class(s->names, edge->key.from_class, cls,
@@ -147,6 +168,7 @@ static const char *so_event_colour(const struct so_event *ev)
 	case SO_EV_KN_DRAIN_BEGIN:
 		return ev->arg ? SO_COL_YELLOW : NULL;
 	case SO_EV_CONTENTION_BEGIN:
+	case SO_EV_KNOB_WAIT:
 	case SO_EV_EDGE:
 		return SO_COL_YELLOW;
 	case SO_EV_MOD_LOAD_BEGIN:
