@@ -3,6 +3,7 @@
  * Findings: see findings.h.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/gates.h"
@@ -110,7 +111,93 @@ static void findings_on_event(void *ctx, const struct so_event *ev,
 		wf_name_obj(f->wf, ev->obj, ev->class_id, name);
 	}
 	wf_feed(f->wf, ev);
+	wt_feed(f->wt, ev);
 	(void)stack;
+}
+
+static void findings_knob_label(void *ctx, char *label, size_t len)
+{
+	struct so_findings *f = ctx;
+
+	if (f->knob_label)
+		f->knob_label(f->knob_label_ctx, label, len);
+	else
+		snprintf(label, len, "kernfs knob (state unknown)");
+}
+
+/* Each interleaving a knob forced, with the wait point and delay. */
+static void findings_timelines_text(struct so_findings *f, FILE *out)
+{
+	size_t i, n;
+
+	wt_finish(f->wt);
+	n = wt_count(f->wt);
+	if (!n && !wt_dropped(f->wt))
+		return;		/* no knob kernel, or no write waited */
+	fprintf(out, "\n# write timelines: %zu write%s waited at a kernfs "
+		"knob\n", n, n == 1 ? "" : "s");
+	for (i = 0; i < n; i++)
+		wt_print(wt_at(f->wt, i), out);
+	if (wt_dropped(f->wt))
+		fprintf(out, "# %" PRIu64 " more not kept (out of room)\n",
+			wt_dropped(f->wt));
+}
+
+static void findings_timelines_json(struct so_json *j, struct so_findings *f)
+{
+	const struct wt_timeline *tl;
+	char name[SO_NAME_LEN + 4];
+	uint32_t s;
+	size_t i;
+
+	wt_finish(f->wt);
+	so_json_array(j, "write_timelines");
+	for (i = 0; i < wt_count(f->wt); i++) {
+		tl = wt_at(f->wt, i);
+		so_json_object(j, NULL);
+		snprintf(name, sizeof(name), "kn:%s", tl->name);
+		so_json_string(j, "class", tl->name[0] ? name : "");
+		so_json_u64(j, "tid", tl->tid);
+		so_json_string(j, "comm", tl->comm);
+		so_json_string(j, "label", tl->label);
+		if (tl->knob_points) {
+			char points[WT_LABEL_LEN];
+
+			so_json_string(j, "wait_point",
+				       so_knob_points(tl->knob_points, points,
+						      sizeof(points)));
+		} else {
+			so_json_null(j, "wait_point");
+		}
+		if (tl->sleep_ms >= 0)
+			so_json_u64(j, "sleep_after_wait_ms",
+				    (uint64_t)tl->sleep_ms);
+		else
+			so_json_null(j, "sleep_after_wait_ms");
+		so_json_u64(j, "waits", tl->nr_waits);
+		so_json_u64(j, "start_ns", tl->start_ns);
+		so_json_bool(j, "done", tl->done);
+		if (tl->done)
+			so_json_i64(j, "ret", tl->ret);
+		else
+			so_json_null(j, "ret");
+		so_json_bool(j, "removed", tl->removed);
+		so_json_array(j, "steps");
+		for (s = 0; s < tl->nr_steps; s++) {
+			so_json_object(j, NULL);
+			so_json_string(j, "step",
+				       wt_step_key(tl->steps[s].kind));
+			so_json_i64(j, "offset_ns",
+				    (int64_t)(tl->steps[s].ts_ns -
+					      tl->start_ns));
+			so_json_u64(j, "tid", tl->steps[s].tid);
+			so_json_end_object(j);
+		}
+		so_json_end_array(j);
+		so_json_end_object(j);
+	}
+	so_json_end_array(j);
+	so_json_u64(j, "write_timelines_dropped", wt_dropped(f->wt));
 }
 
 static void findings_on_edge(void *ctx, const struct so_edge_event *edge,
@@ -139,6 +226,7 @@ static void findings_text(FILE *out, void *ctx)
 			"without detaching (a blocked task holds a traced "
 			"function)\n");
 	}
+	findings_timelines_text(f, out);
 }
 
 static void findings_verdict(FILE *out, void *ctx)
@@ -178,6 +266,7 @@ static void findings_json(struct so_json *j, void *ctx)
 			    &f->deadlock);
 	else
 		so_json_null(j, "deadlock");
+	findings_timelines_json(j, f);
 	so_json_string(j, "verdict", so_findings_exit_code(f) ? "fail" :
 								"pass");
 }
@@ -188,7 +277,8 @@ int so_findings_init(struct so_findings *f, struct so_pipeline *p,
 	memset(f, 0, sizeof(*f));
 	f->og = og_new(NULL);
 	f->wf = wf_new(NULL);
-	if (!f->og || !f->wf) {
+	f->wt = wt_new();
+	if (!f->og || !f->wf || !f->wt) {
 		so_findings_fini(f);
 		return -ENOMEM;
 	}
@@ -196,6 +286,7 @@ int so_findings_init(struct so_findings *f, struct so_pipeline *p,
 	f->ksyms = ks;
 	f->hang_timeout_ns = hang_timeout_ns;
 	og_set_cycle_cb(f->og, findings_on_cycle, f);
+	wt_set_knob_fn(f->wt, findings_knob_label, f);
 	f->hooks.analysis_text = findings_text;
 	f->hooks.verdict_text = findings_verdict;
 	f->hooks.analysis_json = findings_json;
@@ -207,8 +298,10 @@ void so_findings_fini(struct so_findings *f)
 {
 	og_free(f->og);
 	wf_free(f->wf);
+	wt_free(f->wt);
 	f->og = NULL;
 	f->wf = NULL;
+	f->wt = NULL;
 }
 
 void so_findings_attach(struct so_findings *f, struct so_pipeline *p)

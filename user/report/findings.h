@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
  * Findings: the analysis as a consumer of the pipeline.  Feeds the order
- * graph (edges) and the wait-for graph (events), prints each cycle and
+ * graph (edges), the wait-for graph and the write timelines (events),
+ * prints each cycle and
  * deadlock in the live stream the moment it is found, and gives the
  * summary its analysis section, its verdict and the exit status.
  */
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include "analysis/order_graph.h"
 #include "analysis/waitfor.h"
+#include "analysis/write_timeline.h"
 #include "report/summary.h"
 #include "trace/ksyms.h"
 #include "trace/pipeline.h"
@@ -25,6 +27,11 @@
 struct so_findings {
 	struct og_graph *og;
 	struct wf_graph *wf;
+	struct wt_tracker *wt;		/* writes that waited at a knob */
+	/* The knob state when a wait event does not carry it (the live
+	 * session reads debugfs); NULL: the label says unknown. */
+	wt_knob_fn knob_label;
+	void *knob_label_ctx;
 	struct so_stream *stream;	/* live lines; NULL: none */
 	FILE *live;			/* live lines without a stream */
 	struct so_pipeline *pipeline;	/* its stacks, for printing */
