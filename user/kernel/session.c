@@ -188,6 +188,44 @@ static void read_module_params(const char *module, char *out, size_t len)
 	closedir(d);
 }
 
+/*
+ * The write timelines' label when a knob wait event does not carry the
+ * knob state (the probe could not read it): which wait_* bool is Y and
+ * the delay, read from debugfs while the writer waits.
+ */
+static void knob_label(void *ctx, char *label, size_t len)
+{
+	const char *dir = "/sys/kernel/debug/kernfs";
+	char path[160], val[32];
+	size_t used = 0;
+	uint32_t p;
+	FILE *f;
+
+	for (p = 0; p < SO_KNOB_NR; p++) {
+		snprintf(path, sizeof(path),
+			 "%s/config_fail_kernfs_fop_write_iter/%s", dir,
+			 so_knob_point_name(p));
+		f = fopen(path, "r");
+		if (f && fgets(val, sizeof(val), f) && val[0] == 'Y')
+			used += snprintf(label + used, used < len ? len - used : 0,
+					 "%s%s", used ? "|" : "",
+					 so_knob_point_name(p));
+		if (f)
+			fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/sleep_after_wait_ms", dir);
+	f = fopen(path, "r");
+	if (!f || !fgets(val, sizeof(val), f))
+		snprintf(val, sizeof(val), "?");
+	val[strcspn(val, "\n")] = 0;
+	if (f)
+		fclose(f);
+	if (used < len)
+		snprintf(label + used, len - used, "%ssleep_after_wait_ms=%s",
+			 used ? ", " : "", val);
+	(void)ctx;
+}
+
 static int live_setup(struct live *lv, const struct so_options *opts)
 {
 	char err[256];
@@ -216,6 +254,7 @@ static int live_setup(struct live *lv, const struct so_options *opts)
 			     SO_HANG_TIMEOUT_DEFAULT_NS))
 		return -ENOMEM;
 	so_findings_attach(&lv->findings, &lv->pipeline);
+	lv->findings.knob_label = knob_label;
 	lv->findings.clock_ns = mono_ns;
 	if (opts->module)
 		og_name_module(lv->findings.og, opts->module);
