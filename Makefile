@@ -41,6 +41,22 @@ else
 VM_KDIR ?= $(GUEST_KDIR)
 endif
 KERNEL  ?= $(GUEST_DIR)/vmlinuz
+# The guest's module and initramfs live in a directory per guest kernel:
+# a module built for one kernel has the wrong vermagic on another, so
+# `make vm` and `make vm KERNEL=.. KDIR=..` must not share them.  The
+# Debian guest's key is its release as the cache last recorded it (read
+# without fetching anything); another kernel's is its release and a hash
+# of the KERNEL and VM_KDIR paths.
+ifeq ($(value KERNEL)$(value VM_KDIR),$$(GUEST_DIR)/vmlinuz$$(GUEST_KDIR))
+VM_KEY := debian-$(shell cat $(CACHE)/kernel/current 2>/dev/null)
+else
+VM_KEY := $(shell cat $(VM_KDIR)/include/config/kernel.release \
+	    2>/dev/null)-$(shell printf '%s\n' $(abspath $(KERNEL)) \
+	    $(abspath $(VM_KDIR)) | sha256sum | cut -c1-8)
+# A rebuilt kernel (same paths) rebuilds the module.
+VM_KDIR_STAMP := $(wildcard $(VM_KDIR)/Module.symvers)
+endif
+VM_GUEST := $(O)/guest/$(VM_KEY)
 # Modules of the guest kernel (virtio for the output disk), if it has any.
 VM_MODROOT ?= $(if $(filter $(GUEST_DIR)/vmlinuz,$(KERNEL)),$(GUEST_DIR)/root)
 VM_TIMEOUT ?= 300
@@ -87,7 +103,8 @@ MODULE_SRCS := $(wildcard module/*.c module/*.h) module/Kbuild
 # Keep intermediates (skeletons, sanitizer objects): no rebuild next time.
 .SECONDARY:
 .PHONY: all deps kernel kdir module vm vm-base run check unit asan spdx \
-	guest-check vmlinux-h bench clean distclean help
+	guest-check vmlinux-h bench clean distclean help \
+	vm-base-path
 
 all: $(BIN) module
 
@@ -102,7 +119,9 @@ help:
 ##        VM_FILES=DIR     ... with DIR's files at /mnt/files
 ##        VM_OUT=DIR       ... and the guest's /mnt/out copied to DIR
 ##        VM_TIMEOUT=S     ... kill a hung guest after S s (exit 124)
-##        KERNEL=bzImage KDIR=DIR   ... boot another kernel
+##        KERNEL=bzImage KDIR=DIR   ... boot another kernel (its own
+##                          module and initramfs: alternating is safe)
+##   make vm-base-path     print the initramfs of KERNEL= KDIR= (for scripts)
 ##   make kdir             print the guest kernel's build dir (for M= builds)
 ##   make module           test_sysfs.ko against KDIR ($(O)/module)
 ##   make vmlinux-h [BTF=/sys/kernel/btf/vmlinux]   regenerate vmlinux.h
@@ -146,26 +165,32 @@ $(BIN): $(LOGIC_OBJS) $(KERNEL_OBJS)
 
 # --- module -----------------------------------------------------------
 # Built in a copy of module/ so that one source tree serves several kernels.
+# `O=` on our command line reaches kbuild through MAKEFLAGS and would
+# become its output directory: hand it an empty one.
 define module_rule
-$(1)/test_sysfs.ko: $(MODULE_SRCS) | $(O)/.deps
+$(1)/test_sysfs.ko: $(MODULE_SRCS) $(3) | $(O)/.deps
 	$$(call msg,MODULE,$$@ [$$(notdir $$(realpath $(2)))])
 	$(Q)mkdir -p $(1)
 	$(Q)cp $(MODULE_SRCS) $(1)/
-	$(Q)$$(MAKE) -s -C $(2) M=$$(abspath $(1)) modules
+	$(Q)$$(MAKE) -s -C $(2) M=$$(abspath $(1)) O= modules
 endef
 $(eval $(call module_rule,$(O)/module,$$(KDIR)))
-$(eval $(call module_rule,$(O)/guest/module,$$(VM_KDIR)))
+$(eval $(call module_rule,$(VM_GUEST)/module,$$(VM_KDIR),$(VM_KDIR_STAMP)))
 module: $(O)/module/test_sysfs.ko
 
 # --- guest ------------------------------------------------------------
-VM_BASE := $(O)/guest/base.cpio
-$(VM_BASE): $(BIN) $(O)/guest/module/test_sysfs.ko scripts/mkinitramfs.sh \
+VM_BASE := $(VM_GUEST)/base.cpio
+VM_KO   := $(VM_GUEST)/module/test_sysfs.ko
+$(VM_BASE): $(BIN) $(VM_KO) scripts/mkinitramfs.sh \
 	    scripts/guest/init | $(O)/.deps
 	$(call msg,CPIO,$@)
 	$(Q)scripts/mkinitramfs.sh $@ \
-		"$$(modinfo -F vermagic $(O)/guest/module/test_sysfs.ko | cut -d" " -f1)" \
-		"$(VM_MODROOT)" $(O)/bin $(O)/guest/module/test_sysfs.ko
+		"$$(modinfo -F vermagic $(VM_KO) | cut -d" " -f1)" \
+		"$(VM_MODROOT)" $(O)/bin $(VM_KO)
 vm-base: $(VM_BASE)
+# For scripts (tests/run.sh): which initramfs goes with KERNEL= KDIR=.
+vm-base-path:
+	@echo $(VM_BASE)
 
 vm: $(VM_BASE)
 	$(Q)scripts/vm.sh -k $(KERNEL) -i $(VM_BASE) -t $(VM_TIMEOUT) \

@@ -12,8 +12,9 @@ mkdir -p "$files/seeds"
 cp tests/guest/*.sh "$files/"
 cp ../shared/seeds/extracted/* "$files/seeds/"
 kernel=$(make -s kernel)/vmlinuz
+base=$(make -s --no-print-directory vm-base-path)
 for i in $(seq "$n"); do
-	scripts/vm.sh -k "$kernel" -i build/guest/base.cpio -t 120 \
+	scripts/vm.sh -k "$kernel" -i "$base" -t 120 \
 		-f "$files" -- 'bash /mnt/files/latency.sh' 2>/dev/null |
 		tr -d '\r' | sed -n 's/^latency_ms //p'
 done | sort -n | awk '{ v[NR] = $1; print "run latency_ms " $1 }

@@ -16,7 +16,7 @@
 #   -k          keep the console logs (in build/deadlock-demo/)
 #   TEST        0027 and/or 0028 (default both)
 #
-# Needs `make vm-base` (run first when build/guest/base.cpio is missing).
+# Needs `make vm-base` (run first when `make -s vm-base-path` is missing).
 # Exit status: 0 when every run of every test hung, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -37,7 +37,7 @@ tests=("$@")
 O=${O:-build}
 SEEDS=${SEEDS:-../shared/seeds/extracted}
 KERNEL=${KERNEL:-$(make -s kernel)/vmlinuz}
-VM_BASE=${VM_BASE:-$O/guest/base.cpio}
+VM_BASE=${VM_BASE:-$(make -s --no-print-directory O="$O" vm-base-path)}
 [ -e "$VM_BASE" ] || { echo "deadlock-demo: no $VM_BASE: run make vm-base" >&2; exit 2; }
 
 logs=$O/deadlock-demo
