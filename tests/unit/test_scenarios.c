@@ -27,14 +27,16 @@ static char *slurp(const char *path)
 
 static void test_table_matches_all_tests(void **state)
 {
-	/* ALL_TESTS: id:count:enabled:target:type, 0001..0028. */
+	/* ALL_TESTS: id:count:enabled:target:type, 0001..0028; then seed
+	 * 007's 0029-0032 (one run each, block, test_dev_x). */
 	static const unsigned int counts[] = { 3, 3, 3, 3, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+		1, 1, 1, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1 };
 	size_t i;
 
 	(void)state;
-	assert_int_equal(sc_nr_scenarios, 28);
-	for (i = 0; i < sc_nr_scenarios; i++) {
+	assert_int_equal(sc_nr_scenarios, 32);
+	for (i = 0; i < 28; i++) {
 		const struct sc_scenario *sc = &sc_scenarios[i];
 		char id[24];	/* room for any size_t: -Wformat-truncation */
 
@@ -43,6 +45,8 @@ static void test_table_matches_all_tests(void **state)
 		assert_ptr_equal(sc_find(id), sc);
 		assert_int_equal(sc->count, counts[i]);
 		assert_int_equal(sc->enabled, i < 26);
+		assert_false(sc->steps & SC_KNOB_RACE);
+		assert_int_equal(sc->wait_knob, -1);
 		assert_int_equal(sc->devtype, i < 13 ? SC_DEV_MISC :
 						       SC_DEV_BLOCK);
 		/* 0014-0026 repeat 0001-0013's steps on the block device */
@@ -54,12 +58,49 @@ static void test_table_matches_all_tests(void **state)
 	}
 }
 
+/* 0029-0032: the knob race, one wait point each, in the order a write
+ * passes them. */
+static void test_knob_scenarios(void **state)
+{
+	static const int waits[] = { KNOB_WAIT_AT_START,
+		KNOB_WAIT_BEFORE_MUTEX, KNOB_WAIT_AFTER_MUTEX,
+		KNOB_WAIT_AFTER_ACTIVE };
+	struct test_capture cap;
+	const char *list;
+	size_t i;
+
+	(void)state;
+	for (i = 28; i < sc_nr_scenarios; i++) {
+		const struct sc_scenario *sc = &sc_scenarios[i];
+		char id[24];
+
+		snprintf(id, sizeof(id), "%04zu", i + 1);
+		assert_ptr_equal(sc_find(id), sc);
+		assert_int_equal(sc->count, 1);
+		assert_true(sc->enabled);
+		assert_int_equal(sc->devtype, SC_DEV_BLOCK);
+		assert_string_equal(sc->target, "test_dev_x");
+		assert_int_equal(sc->steps, SC_KNOB_RACE);
+		assert_int_equal(sc->wait_knob, waits[i - 28]);
+		assert_non_null(strstr(sc->desc,
+				       "racing removal of store op with kernfs"));
+	}
+	sc_list(test_capture_begin(&cap));
+	list = test_capture_end(&cap);
+	assert_non_null(strstr(list, "\n0032 x 1 - block racing removal of "
+			       "store op with kernfs (wait_after_active; "
+			       "knob kernel)\n"));
+	assert_non_null(strstr(list, "\n0028 x 1 - test rmmod deadlock "
+			       "using rtnl_lock while writing x (disabled"));
+	free(cap.text);
+}
+
 static void test_find_unknown(void **state)
 {
 	(void)state;
 	assert_null(sc_find("9999"));
 	assert_null(sc_find("0000"));
-	assert_null(sc_find("0029"));
+	assert_null(sc_find("0033"));
 	assert_null(sc_find("abc"));
 }
 
@@ -150,6 +191,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_matches_all_tests),
+		cmocka_unit_test(test_knob_scenarios),
 		cmocka_unit_test(test_find_unknown),
 		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_dmesg_clean),

@@ -26,9 +26,16 @@
 			"use_rtnl_lock=1 enable_verbose_writes=1"
 
 #define SC(i, c, t, steps, reload, loop, what)				\
-	{ i, c, true, t, SC_DEV_MISC, steps, reload, loop, "misc " what }
+	{ i, c, true, t, SC_DEV_MISC, steps, reload, loop, "misc " what, -1 }
 #define SCB(i, c, t, steps, reload, loop, what)				\
-	{ i, c, true, t, SC_DEV_BLOCK, steps, reload, loop, "block " what }
+	{ i, c, true, t, SC_DEV_BLOCK, steps, reload, loop, "block " what, \
+	  -1 }
+
+/* Not in seed 005's sysfs.sh: seed 006/007's knob tests, which need the
+ * kernel of kernfs/ and run only the knob race. */
+#define KNOB(i, wait)							\
+	{ i, 1, true, "test_dev_x", SC_DEV_BLOCK, SC_KNOB_RACE, NULL, NULL, \
+	  "block racing removal of store op with kernfs", wait }
 
 const struct sc_scenario sc_scenarios[] = {
 	SC("0001", 3, "test_dev_x", NUMERIC | SC_RESET_VALS, NULL, NULL,
@@ -84,9 +91,14 @@ const struct sc_scenario sc_scenarios[] = {
 	SCB("0026", 1, "test_dev_y", RESETLOOP | SC_DELAY_Y, DEBUGFS, NULL,
 	    "test writing y larger delay and resetting device"),
 	{ "0027", 1, false, "test_dev_x", SC_DEV_BLOCK, RMMODLOOP, LOCK_RMMOD,
-	  LOCK_RMMOD, "test rmmod deadlock while writing x" },
+	  LOCK_RMMOD, "test rmmod deadlock while writing x", -1 },
 	{ "0028", 1, false, "test_dev_x", SC_DEV_BLOCK, RMMODLOOP, LOCK_RMMOD,
-	  RTNL_RMMOD, "test rmmod deadlock using rtnl_lock while writing x" },
+	  RTNL_RMMOD, "test rmmod deadlock using rtnl_lock while writing x",
+	  -1 },
+	KNOB("0029", KNOB_WAIT_AT_START),
+	KNOB("0030", KNOB_WAIT_BEFORE_MUTEX),
+	KNOB("0031", KNOB_WAIT_AFTER_MUTEX),
+	KNOB("0032", KNOB_WAIT_AFTER_ACTIVE),
 };
 
 const size_t sc_nr_scenarios = sizeof(sc_scenarios) / sizeof(sc_scenarios[0]);
@@ -121,7 +133,11 @@ void sc_list(FILE *out)
 	for (i = 0; i < sc_nr_scenarios; i++) {
 		const struct sc_scenario *sc = &sc_scenarios[i];
 
-		fprintf(out, "%s x %u - %s%s\n", sc->id, sc->count, sc->desc,
-			sc->enabled ? "" : " (disabled in sysfs.sh: may hang)");
+		fprintf(out, "%s x %u - %s", sc->id, sc->count, sc->desc);
+		if (sc->steps & SC_KNOB_RACE)
+			fprintf(out, " (%s; knob kernel)",
+				knob_defs[sc->wait_knob].name);
+		fputs(sc->enabled ? "\n" : " (disabled in sysfs.sh: may hang)\n",
+		      out);
 	}
 }

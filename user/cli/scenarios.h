@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "cli/knobs.h"
 
 enum sc_devtype {
 	SC_DEV_MISC,	/* devtype=0: /sys/devices/virtual/misc/test_sysfs0 */
@@ -30,6 +31,9 @@ enum sc_step {
 	SC_LOOP_WRITE	 = 1u << 8,	/* one writer, value + 1 each time */
 	SC_LOOP_WRITE_BG = 1u << 9,	/* bursts of 1000 one-shot writers */
 	SC_LOOP_RESET	 = 1u << 10,	/* debugfs reset_first_test_dev */
+	SC_KNOB_RACE	 = 1u << 11,	/* 0029-0032: a store held at a
+					 * kernfs wait point vs rmmod
+					 * (user/scenarios/knob_race.c) */
 };
 
 #define SC_LOOPS (SC_LOOP_MODPROBE | SC_LOOP_WRITE | SC_LOOP_WRITE_BG | \
@@ -48,6 +52,8 @@ struct sc_scenario {
 	const char *reload_params;	/* FIRST_MODPROBE_ARGS, or NULL */
 	const char *loop_params;	/* MODPROBE_ARGS of the loop */
 	const char *desc;		/* list_tests' line */
+	int wait_knob;			/* SC_KNOB_RACE: the wait point's
+					 * enum knob_id; else -1 */
 };
 
 extern const struct sc_scenario sc_scenarios[];

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#
+# Runs in the guest on the kernfs knob kernel (kernfs/): scenarios
+# 0029-0032, a store to test_dev_x held at each wait point while rmmod
+# removes it, one row per delay.  Why: each must pass (no crash, dmesg
+# clean, every row keeps the active reference's guarantee), print all 11
+# rows, and leave every knob as it found it; 0032 (the reference held)
+# must succeed at every delay and make rmmod wait; and a writer stopped
+# before its reference must lose at the longest delay.  Without the knobs
+# this is a SKIP (knob-skip.sh checks that case on the stock kernel).
+. /mnt/files/lib.sh
+. /mnt/files/knob-lib.sh
+need_knobs "knob race"
+
+# Something not the default, to see that it comes back as it was.
+echo 7 >$F/interval
+save_knobs
+
+declare -A wait=([0029]=wait_at_start [0030]=wait_before_mutex
+		 [0031]=wait_after_mutex [0032]=wait_after_active)
+for id in 0029 0030 0031 0032; do
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout -k 5 300 sysfs-observe --test $id -q >/tmp/$id.out 2>&1
+	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	grep -E '^# sysfs_|^TEST ' /tmp/$id.out
+	echo "# --test $id: $(awk -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.1f", b - a }') s, rc $rc"
+	rows=/tmp/$id.rows
+	grep -E "^# sysfs_$id: +[0-9]+  " /tmp/$id.out >$rows
+	check "$id exits 0 (rc $rc)" test $rc -eq 0
+	check "$id: TEST line PASS" grep -q "^TEST $id PASS" /tmp/$id.out
+	check "$id: the table names ${wait[$id]}" \
+		grep -q "^# sysfs_$id: a store held at ${wait[$id]}," /tmp/$id.out
+	check "$id: 11 rows, delays 0..1024 ms" test "$(awk '{ print $3 }' \
+		$rows | tr '\n' ' ')" = "0 2 4 8 16 32 64 128 256 512 1024 "
+	check "$id: every row ok" test "$(grep -c ' ok$' $rows)" -eq 11
+	check "$id: knobs restored" restored
+	check "$id: test_sysfs unloaded" \
+		sh -c '! grep -q "^test_sysfs " /proc/modules'
+done
+
+# The active reference held: written every time, rmmod waited for it.
+check "0032: 11 writes of 2 bytes" \
+	test "$(grep -c ' 2 bytes ' /tmp/0032.rows)" -eq 11
+check "0032: every write ended before rmmod" \
+	test "$(grep -c 'before rmmod' /tmp/0032.rows)" -eq 11
+check "0032: rmmod at 1024 ms took longer than the writer's sleep/2" \
+	awk '$3 == 1024 { exit !($(NF - 3) > 512) }' /tmp/0032.rows
+# No reference yet: the longest sleep loses to the removal.
+for id in 0029 0030 0031; do
+	check "$id: -ENODEV at 1024 ms" \
+		awk '$3 == 1024 { exit !($4 == "-ENODEV") }' /tmp/$id.rows
+done
+check "dmesg: no kernfs wait timed out" \
+	sh -c '! dmesg | grep -q "no completion within"'
+finish

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * Thin: paths, open, read, write.  Detecting or changing the knobs
+ * mounts debugfs when it is not (a machine that never mounted it has the
+ * knobs all the same); it stays mounted, as it is on every machine that
+ * uses it.  Describing them for a header mounts nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli/exit_codes.h"
+#include "kernel/knobs.h"
+
+#define KNOB_DEBUGFS	"/sys/kernel/debug"
+
+static void knob_path(int id, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", KNOB_ROOT, knob_defs[id].file);
+}
+
+static bool knob_dir_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static bool knob_debugfs_mounted(void)
+{
+	FILE *mounts = fopen("/proc/self/mounts", "r");
+	char line[512];
+	bool found = false;
+
+	if (mounts) {
+		while (!found && fgets(line, sizeof(line), mounts))
+			found = strstr(line, " " KNOB_DEBUGFS " debugfs ");
+		fclose(mounts);
+	}
+	return found;
+}
+
+static bool knob_detect(char *reason, size_t len, bool may_mount)
+{
+	int err;
+
+	if (knob_dir_exists(KNOB_ROOT "/" KNOB_WAIT_DIR) &&
+	    knob_dir_exists(KNOB_ROOT "/" KNOB_FAULT_DIR))
+		return true;
+	if (!knob_debugfs_mounted() && !may_mount) {
+		snprintf(reason, len, "debugfs is not mounted at "
+			 KNOB_DEBUGFS);
+		return false;
+	}
+	if (!knob_debugfs_mounted() &&
+	    mount("debugfs", KNOB_DEBUGFS, "debugfs", 0, NULL)) {
+		err = errno;
+		snprintf(reason, len, "cannot mount debugfs at "
+			 KNOB_DEBUGFS ": %s%s", strerror(err),
+			 err == EPERM ? " (run as root)" : "");
+		return false;
+	}
+	if (access(KNOB_DEBUGFS, R_OK | X_OK)) {
+		snprintf(reason, len, "cannot read " KNOB_DEBUGFS ": %s "
+			 "(run as root)", strerror(errno));
+		return false;
+	}
+	if (!knob_dir_exists(KNOB_ROOT "/" KNOB_WAIT_DIR)) {
+		snprintf(reason, len, "kernel without CONFIG_FAIL_KERNFS_KNOBS: "
+			 KNOB_ROOT "/" KNOB_WAIT_DIR " missing; build one "
+			 "with `make kernfs-kernel`");
+		return false;
+	}
+	if (!knob_dir_exists(KNOB_ROOT "/" KNOB_FAULT_DIR)) {
+		snprintf(reason, len, "kernel without "
+			 "CONFIG_FAULT_INJECTION_DEBUG_FS: " KNOB_ROOT "/"
+			 KNOB_FAULT_DIR " missing; build one with `make "
+			 "kernfs-kernel`");
+		return false;
+	}
+	return true;
+}
+
+bool knobs_detect(char *reason, size_t len)
+{
+	return knob_detect(reason, len, true);
+}
+
+static int knob_read_one(int id, char *text, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	knob_path(id, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, text, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	text[n] = '\0';
+	return 0;
+}
+
+int knobs_get(int id, char *text, size_t len)
+{
+	int err;
+
+	if (id < 0 || id >= KNOB_NR || !len)
+		return -EINVAL;
+	err = knob_read_one(id, text, len);
+	if (!err)
+		text[strcspn(text, "\n")] = '\0';
+	return err;
+}
+
+static void knob_read_all(struct knob_state *st, bool may_mount)
+{
+	char text[KNOB_VALUE_LEN];
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	st->present = knob_detect(st->reason, sizeof(st->reason), may_mount);
+	if (!st->present)
+		return;
+	for (i = 0; i < KNOB_NR; i++)
+		if (!knob_read_one(i, text, sizeof(text)))
+			knob_state_set(st, i, text);
+}
+
+void knobs_read(struct knob_state *st)
+{
+	knob_read_all(st, true);
+}
+
+int knobs_write(int id, const char *value)
+{
+	char path[256];
+	ssize_t n;
+	int fd, err = 0;
+
+	if (id < 0 || id >= KNOB_NR)
+		return -EINVAL;
+	knob_path(id, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(value))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+int knobs_restore(const struct knob_state *st)
+{
+	int i, err, first = 0;
+
+	if (!st->present)
+		return 0;
+	for (i = 0; i < KNOB_NR; i++) {
+		if (!st->have[i])
+			continue;
+		err = knobs_write(i, st->value[i]);
+		if (err && !first)
+			first = err;
+	}
+	return first;
+}
+
+/* A report header only looks: it mounts nothing. */
+void knobs_describe(char *buf, size_t len)
+{
+	struct knob_state st;
+
+	knob_read_all(&st, false);
+	knob_describe(&st, buf, len);
+}
+
+int knobs_apply(const char *const *assignments, unsigned int nr,
+		struct knob_state *saved)
+{
+	char value[KNOB_VALUE_LEN], err[256];
+	unsigned int i;
+	int id, rc;
+
+	knobs_read(saved);
+	if (!nr)
+		return 0;
+	if (!saved->present) {
+		fprintf(stderr, "sysfs-observe: failed to set --knob %s: %s\n",
+			assignments[0], saved->reason);
+		return SO_EXIT_SKIP;
+	}
+	for (i = 0; i < nr; i++) {
+		if (knob_parse(assignments[i], &id, value, sizeof(value), err,
+			       sizeof(err))) {
+			fprintf(stderr, "sysfs-observe: %s\n", err);
+			knobs_restore(saved);
+			return SO_EXIT_USAGE;
+		}
+		rc = knobs_write(id, value);
+		if (rc) {
+			fprintf(stderr, "sysfs-observe: failed to set --knob "
+				"%s: %s/%s: %s\n  the knobs are as they were\n",
+				assignments[i], KNOB_ROOT, knob_defs[id].file,
+				strerror(-rc));
+			knobs_restore(saved);
+			return SO_EXIT_FAIL;
+		}
+	}
+	return 0;
+}
+
+int knobs_session_check(const struct so_options *opts)
+{
+	char reason[KNOB_REASON_LEN];
+
+	if (!opts->nr_knobs || knobs_detect(reason, sizeof(reason)))
+		return 0;
+	fprintf(stderr, "sysfs-observe: failed to set --knob %s: %s\n",
+		opts->knobs[0], reason);
+	return SO_EXIT_SKIP;
+}
+
+int knobs_session_begin(const struct so_options *opts,
+			struct knob_state *saved)
+{
+	memset(saved, 0, sizeof(*saved));
+	if (!opts->nr_knobs)
+		return 0;
+	return knobs_apply(opts->knobs, opts->nr_knobs, saved);
+}
+
+void knobs_session_end(const struct so_options *opts,
+		       const struct knob_state *saved)
+{
+	int err;
+
+	if (!opts->nr_knobs)
+		return;
+	err = knobs_restore(saved);
+	if (err)
+		fprintf(stderr, "sysfs-observe: failed to restore the kernfs "
+			"knobs: %s\n  check %s by hand: a wait point left on "
+			"stops sysfs writes\n", strerror(-err), KNOB_ROOT);
+}
+
+void knobs_fill_info(struct so_session_info *info)
+{
+	struct knob_state st;
+	int i;
+
+	knob_read_all(&st, false);
+	if (!st.present)
+		snprintf(info->knobs_note, sizeof(info->knobs_note), "%s",
+			 st.reason);
+	for (i = 0; i < KNOB_NR; i++)
+		if (knob_in_header(&st, i))
+			so_session_add_knob(info, knob_defs[i].name,
+					    st.value[i]);
+}
