@@ -172,6 +172,25 @@ static void test_empty_run(void **state)
 	run_fini(&r);
 }
 
+/* No knobs: the header says why, the JSON carries it as knobs_note. */
+static void test_knobs_note(void **state)
+{
+	struct run r;
+	char *text;
+
+	run_init(&r);
+	snprintf(r.info.knobs_note, sizeof(r.info.knobs_note),
+		 "kernel without CONFIG_FAIL_KERNFS_KNOBS: x missing");
+	text = summary_of(&r, false);
+	assert_non_null(strstr(text, "\n# kernfs knobs: none (kernel without "
+			       "CONFIG_FAIL_KERNFS_KNOBS: x missing)\n"));
+	free(text);
+	text = summary_of(&r, true);
+	assert_non_null(strstr(text, "\"knobs_note\": \"kernel without "));
+	free(text);
+	run_fini(&r);
+}
+
 /* --- record, then report ---------------------------------------------- */
 
 static int fetch_stack(void *ctx, int32_t id, uint64_t *addrs, uint32_t max)
@@ -292,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_text_golden),
 		cmocka_unit_test(test_dropped_warning),
 		cmocka_unit_test(test_empty_run),
+		cmocka_unit_test(test_knobs_note),
 		cmocka_unit_test(test_record_then_report),
 	};
 

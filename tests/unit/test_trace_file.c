@@ -295,6 +295,70 @@ static void test_corrupt_lengths(void **state)
 	free(buf);
 }
 
+static uint32_t get_le32(const char *p)
+{
+	const unsigned char *b = (const unsigned char *)p;
+
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/*
+ * Format 2 added the SESSION's knobs_note (a string, last); a format 1
+ * file is the same without it and still reads, with knobs_note "".  And
+ * a note round-trips.
+ */
+static void test_format_1_and_knobs_note(void **state)
+{
+	struct so_session_info want, info;
+	uint32_t session_len;
+	char err[256], *v1;
+	struct seen s;
+	size_t len;
+	char *buf = make_trace(&len);
+	struct tf_writer w;
+	FILE *f;
+
+	(void)state;
+	session_len = get_le32(buf + SESSION_AT + 4);
+	/* make_trace's note is "": its string is the u16 0 at the end. */
+	assert_int_equal(buf[SESSION_BODY + session_len - 2], 0);
+	assert_int_equal(buf[SESSION_BODY + session_len - 1], 0);
+	v1 = malloc(len);
+	memcpy(v1, buf, SESSION_BODY + session_len - 2);
+	memcpy(v1 + SESSION_BODY + session_len - 2,
+	       buf + SESSION_BODY + session_len,
+	       len - SESSION_BODY - session_len);
+	put_le32(v1 + 8, 1);
+	put_le32(v1 + SESSION_AT + 4, session_len - 2);
+	assert_int_equal(read_buf(v1, len - 2, &s, err, sizeof(err)), 0);
+	fill_session(&want);
+	assert_memory_equal(&s.info, &want, sizeof(want));
+	assert_int_equal(s.events, 2);
+	/* The same bytes claiming format 2 lack the note: refused. */
+	put_le32(v1 + 8, 2);
+	assert_int_equal(read_buf(v1, len - 2, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "knobs_note"));
+	free(v1);
+	free(buf);
+
+	memset(&info, 0, sizeof(info));
+	strcpy(info.knobs_note, "kernel without CONFIG_FAIL_KERNFS_KNOBS");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(tf_writer_open(&w, f, &info), 0);
+	fclose(f);
+	memset(&s, 0, sizeof(s));
+	f = fmemopen(buf, len, "rb");
+	/* No trailer: an error after the session, which was read. */
+	assert_int_equal(tf_read(f, "t", &seen_handlers, &s, err, sizeof(err)),
+			 -1);
+	fclose(f);
+	assert_int_equal(s.sessions, 1);
+	assert_string_equal(s.info.knobs_note,
+			    "kernel without CONFIG_FAIL_KERNFS_KNOBS");
+	free(buf);
+}
+
 /* Records after the session, found by walking the file. */
 static size_t nth_record(const char *buf, size_t len, uint32_t type)
 {
@@ -406,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_truncated_message),
 		cmocka_unit_test(test_corrupt_lengths),
+		cmocka_unit_test(test_format_1_and_knobs_note),
 		cmocka_unit_test(test_corrupt_counts),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_session_tables_full),

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "cli/exit_codes.h"
+#include "kernel/knobs.h"
 #include "kernel/loader.h"
 #include "kernel/session.h"
 #include "observe.skel.h"
@@ -272,6 +274,7 @@ static int live_setup(struct live *lv, const struct so_options *opts)
 	if (opts->path_prefix)
 		snprintf(lv->info.path_prefix, sizeof(lv->info.path_prefix),
 			 "%s", opts->path_prefix);
+	knobs_fill_info(&lv->info);
 	return 0;
 }
 
@@ -296,20 +299,34 @@ static int exec_command(void *ctx)
 	return 127;
 }
 
-/* Start the driver held until it is watched, so its first write counts. */
+/*
+ * Start the driver held until it is watched, so its first write counts.
+ * With `out` its stdout and stderr are a pipe we copy to ours: a driver
+ * stuck in the kernel for good (a real deadlock) must not keep holding
+ * our stdout open, or `sysfs-observe --test 0028 | tee log` would never
+ * end although we do.  An --attach command keeps the terminal.
+ */
 static pid_t start_driver(struct so_loader *l, session_driver_fn fn,
-			  void *ctx)
+			  void *ctx, int *out)
 {
-	int go[2];
+	int go[2], po[2] = { -1, -1 };
 	pid_t pid;
 	char c;
 
 	if (pipe(go))
 		return -1;
+	if (out && pipe2(po, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		close(go[1]);
+		if (out && (dup2(po[1], STDOUT_FILENO) < 0 ||
+			    dup2(po[1], STDERR_FILENO) < 0))
+			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
@@ -320,12 +337,46 @@ static pid_t start_driver(struct so_loader *l, session_driver_fn fn,
 		_exit(fn(ctx));
 	}
 	close(go[0]);
+	if (out) {
+		close(po[1]);
+		*out = po[0];
+		if (pid < 0) {
+			close(po[0]);
+			*out = -1;
+		} else {
+			fcntl(po[0], F_SETFL, O_NONBLOCK);
+		}
+	}
 	if (pid > 0)
 		loader_watch_tgid(l, pid);
 	if (write(go[1], "g", 1) != 1)
 		pid = -1;
 	close(go[1]);
 	return pid;
+}
+
+/* Copy what the driver printed so far; -1 once it closed its end. */
+static int copy_driver_output(int fd)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while (fd >= 0) {
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0) {
+			fflush(stdout);
+			if (write(STDOUT_FILENO, buf, n) != n)
+				break;
+			continue;
+		}
+		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+			close(fd);
+			return -1;
+		}
+		if (errno == EAGAIN)
+			break;
+	}
+	return fd;
 }
 
 /* Ctrl-C, --duration or a failure: SIGTERM the driver's process group
@@ -421,7 +472,8 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	uint64_t deadline = 0, t0;
 	bool deadlock = false, recording = opts->subcommand == SO_SUB_RECORD;
 	struct live *lv;
-	int rc, status = 0, drv_rc = 0;
+	int rc, status = 0, drv_rc = 0, drv_out = -1;
+	bool own_driver = driver != NULL;
 	pid_t child = -1;
 
 	lv = calloc(1, sizeof(*lv));
@@ -490,7 +542,8 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		driver_ctx = opts->command;
 	}
 	if (driver) {
-		child = start_driver(&obs->loader, driver, driver_ctx);
+		child = start_driver(&obs->loader, driver, driver_ctx,
+				     own_driver ? &drv_out : NULL);
 		if (child < 0) {
 			fprintf(stderr, "sysfs-observe: failed to start the "
 				"workload: %s\n", strerror(errno));
@@ -508,6 +561,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 				"ring buffer: %s\n", strerror(-err));
 			break;
 		}
+		drv_out = copy_driver_output(drv_out);
 		if (so_findings_check(&lv->findings, now)) {
 			deadlock = true;
 			break;
@@ -527,6 +581,9 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		stop_driver(child, &status);
 	if (!deadlock && child > 0)
 		child = -1;
+	/* Its last lines (a loop child may still hold the pipe: take what
+	 * is there, do not wait for its end). */
+	drv_out = copy_driver_output(drv_out);
 	if (WIFEXITED(status))
 		drv_rc = WEXITSTATUS(status);
 	else if (driver)
@@ -562,6 +619,8 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 out:
 	if (child > 0)
 		stop_driver(child, &status);
+	if (drv_out >= 0)
+		close(drv_out);
 	obs->cur = NULL;
 	live_teardown(lv);
 	free(lv);
@@ -571,13 +630,22 @@ out:
 int session_run(const struct so_options *opts, session_driver_fn driver,
 		void *driver_ctx)
 {
+	struct knob_state knobs_saved;
 	struct so_observer *obs;
 	int rc;
 
+	rc = knobs_session_check(opts);
+	if (rc)
+		return rc;
 	obs = observer_open(opts, &rc);
 	if (!obs)
 		return rc;
-	rc = observer_session(obs, opts, driver, driver_ctx);
+	/* --knob: set once attached, so the writes they shape are seen;
+	 * restored after Ctrl-C and SIGTERM too (they end the session). */
+	rc = knobs_session_begin(opts, &knobs_saved);
+	if (!rc)
+		rc = observer_session(obs, opts, driver, driver_ctx);
+	knobs_session_end(opts, &knobs_saved);
 	if (observer_wedged(obs))
 		observer_abandon(rc);
 	observer_close(obs);

@@ -87,7 +87,12 @@ static void so_print_header(FILE *out, const struct so_report *r)
 	for (i = 0; i < info->nr_knobs; i++)
 		fprintf(out, " %s=%s", info->knobs[i].name,
 			info->knobs[i].value);
-	fprintf(out, "%s\n", info->nr_knobs ? "" : " (none)");
+	if (info->nr_knobs)
+		fputc('\n', out);
+	else if (info->knobs_note[0])
+		fprintf(out, " none (%s)\n", info->knobs_note);
+	else
+		fprintf(out, " (none)\n");
 	so_print_probes(out, info);
 	fprintf(out, "# duration: %s%s\n",
 		so_dur(so_report_duration_ns(r), dur),

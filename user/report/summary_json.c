@@ -69,6 +69,8 @@ static void so_json_session(struct so_json *j, const struct so_report *r)
 		so_json_end_object(j);
 	}
 	so_json_end_array(j);
+	if (info->knobs_note[0])	/* only when there are none */
+		so_json_string(j, "knobs_note", info->knobs_note);
 	so_json_array(j, "probes");
 	for (i = 0; i < info->nr_probes; i++) {
 		so_json_object(j, NULL);

@@ -192,6 +192,7 @@ int tf_writer_open(struct tf_writer *w, FILE *out,
 		tf_put_str(&pl, info->knobs[i].value,
 			   sizeof(info->knobs[i].value));
 	}
+	tf_put_str(&pl, info->knobs_note, sizeof(info->knobs_note));
 	return tf_emit_payload(w, TF_REC_SESSION, &pl);
 }
 
@@ -279,6 +280,7 @@ struct tf_reader {
 	uint64_t offset;	/* of the next byte to read */
 	uint8_t *payload;	/* TF_PAYLOAD_MAX, plus room to align */
 	uint64_t nr_events, nr_stacks, nr_ksyms;
+	uint32_t format;	/* the file's TF_FORMAT_VERSION */
 };
 
 /* One record's payload being decoded; base is its offset in the file. */
@@ -464,6 +466,9 @@ static int tf_decode_session(struct tf_cursor *c, struct so_session_info *info)
 		tf_get_str(c, info->knobs[i].value,
 			   sizeof(info->knobs[i].value), "knob value");
 	}
+	if (c->r->format >= 2)
+		tf_get_str(c, info->knobs_note, sizeof(info->knobs_note),
+			   "knobs_note");
 	return tf_cursor_done(c);
 }
 
@@ -567,9 +572,10 @@ static int tf_read_preamble(struct tf_reader *r)
 		return tf_fail(r, "not a sysfs-observe trace (bad magic at offset 0)");
 	format = (uint32_t)tf_le(preamble + 8, 4);
 	abi = (uint32_t)tf_le(preamble + 12, 4);
-	if (format != TF_FORMAT_VERSION)
-		return tf_fail(r, "format version %u at offset 8, this build reads %d",
-			       format, TF_FORMAT_VERSION);
+	if (format < TF_FORMAT_OLDEST || format > TF_FORMAT_VERSION)
+		return tf_fail(r, "format version %u at offset 8, this build reads %d..%d",
+			       format, TF_FORMAT_OLDEST, TF_FORMAT_VERSION);
+	r->format = format;
 	if (abi != SO_ABI_VERSION)
 		return tf_fail(r, "recorded with event ABI %u (offset 12), this build reads %d",
 			       abi, SO_ABI_VERSION);

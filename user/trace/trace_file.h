@@ -18,7 +18,9 @@
  *   SESSION  u64 start_realtime_ns, u64 start_mono_ns, u32 pid_filter,
  *            string tool, kernel, test, module_filter, path_prefix,
  *            module_params, u32 nr_probes, nr_probes x {string name,
- *            u32 mode}, u32 nr_knobs, nr_knobs x {string name, string value}
+ *            u32 mode}, u32 nr_knobs, nr_knobs x {string name, string value},
+ *            string knobs_note (format 2 on; format 1 files end at the
+ *            knobs and read with knobs_note "")
  *   EVENT    a struct so_event, or a struct so_edge_event when its type
  *            is SO_EV_EDGE, exactly as the ring buffer delivered it
  *   STACK    s32 stack_id (>= 0), u32 depth (<= SO_STACK_DEPTH),
@@ -43,7 +45,8 @@
 #include "observe.h"
 
 #define TF_MAGIC		"SOTRACE"	/* 8 bytes with its NUL */
-#define TF_FORMAT_VERSION	1
+#define TF_FORMAT_VERSION	2	/* 2: SESSION's knobs_note */
+#define TF_FORMAT_OLDEST	1	/* the oldest this build reads */
 #define TF_PREAMBLE_LEN		16
 #define TF_RECORD_HDR_LEN	8
 #define TF_PAYLOAD_MAX		(64 * 1024)
@@ -97,6 +100,8 @@ struct so_session_info {
 	struct so_probe_info probes[SO_PROBES_MAX];
 	uint32_t nr_knobs;
 	struct so_knob knobs[SO_KNOBS_MAX];
+	char knobs_note[256];		/* no knobs: why ("kernel without
+					 * CONFIG_FAIL_KERNFS_KNOBS: ...") */
 };
 
 /* How a run ended: the trace's TRAILER. */
