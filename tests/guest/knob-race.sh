@@ -55,4 +55,21 @@ for id in 0029 0030 0031; do
 done
 check "dmesg: no kernfs wait timed out" \
 	sh -c '! dmesg | grep -q "no completion within"'
+# Ctrl-C in the middle of a race: the knobs and the module as they were.
+sysfs-observe --test 0032 -q >/tmp/int.out 2>&1 &
+pid=$!
+for i in $(seq 1 600); do
+	grep -q Y $W/wait_after_active && break
+	sleep 0.05
+done
+check "Ctrl-C in 0032: caught it armed" grep -q Y $W/wait_after_active
+kill -INT $pid
+wait $pid
+rc=$?
+check "Ctrl-C in 0032: the tool exits by itself, not 0 (rc $rc)" \
+	test $rc -ne 0 -a $rc -ne 130 -a $rc -ne 137
+check "Ctrl-C in 0032: knobs restored" restored
+check "Ctrl-C in 0032: test_sysfs unloaded" \
+	sh -c '! grep -q "^test_sysfs " /proc/modules'
+
 finish
