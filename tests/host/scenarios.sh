@@ -4,7 +4,7 @@
 # On the host, after tests/guest/scenarios.sh: the KTAP it kept
 # (`--test all --format ktap`) read by the kernel's own parser, kunit.py
 # parse, the way KernelCI and kselftest users would read it.
-out=$1
+out=$(realpath "$1")
 ok() { echo "ok - $*"; }
 nok() { echo "not ok - $*"; bad=1; }
 bad=0
