@@ -10,6 +10,31 @@
 	so_options_parse(opts, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), err, \
 			 sizeof(err))
 
+/* --module PATH: the file the scenarios load, and its name the filter. */
+static void test_module_path(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	assert_int_equal(PARSE(&o, err, "--test", "0001", "--module",
+			       "build/module/test_sysfs.ko"), 0);
+	assert_string_equal(o.module_path, "build/module/test_sysfs.ko");
+	assert_string_equal(o.module, "test_sysfs");
+	assert_int_equal(PARSE(&o, err, "--test", "0001", "--module",
+			       "test_sysfs.ko.xz"), 0);
+	assert_string_equal(o.module, "test_sysfs");
+	assert_int_equal(PARSE(&o, err, "--attach", "--module",
+			       "test_sysfs"), 0);
+	assert_null(o.module_path);
+	assert_string_equal(o.module, "test_sysfs");
+	assert_int_equal(PARSE(&o, err, "--test", "0001", "--module",
+			       "/tmp/"), SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "not a module file"));
+	assert_int_equal(PARSE(&o, err, "--test", "0001", "--module",
+			       "./test_sysfs.kobj"), SO_EXIT_USAGE);
+	(void)state;
+}
+
 static void test_attach(void **state)
 {
 	struct so_options o;
@@ -30,6 +55,16 @@ static void test_attach(void **state)
 			       "0.5"), 0);
 	assert_int_equal(o.verbosity, 3);
 	assert_true(o.duration_s == 0.5);
+
+	/* --knob: repeatable, kept as typed; the session applies them. */
+	assert_int_equal(PARSE(&o, err, "--attach", "--knob",
+			       "wait_after_active=Y", "--knob",
+			       "probability=100", "--", "sh", "-c", "true"),
+			 0);
+	assert_int_equal(o.nr_knobs, 2);
+	assert_string_equal(o.knobs[0], "wait_after_active=Y");
+	assert_string_equal(o.knobs[1], "probability=100");
+	assert_int_equal(o.nr_command, 3);
 }
 
 static void test_runner(void **state)
@@ -40,8 +75,7 @@ static void test_runner(void **state)
 	assert_int_equal(PARSE(&o, err, "--test", "0028", "--fixed",
 			       "--count", "0008", "3", "--param",
 			       "enable_lock=1", "--param", "delay_ms=5",
-			       "--window", "2.5", "--knob",
-			       "kernfs_drain_delay_ms=5", "--format", "ktap",
+			       "--window", "2.5", "--format", "ktap",
 			       "-q", "--hang-timeout", "10"), 0);
 	assert_int_equal(o.action, SO_ACT_TEST);
 	assert_string_equal(o.test, "0028");
@@ -52,7 +86,6 @@ static void test_runner(void **state)
 	assert_int_equal(o.nr_params, 2);
 	assert_string_equal(o.params[1], "delay_ms=5");
 	assert_true(o.window_s == 2.5);
-	assert_int_equal(o.nr_knobs, 1);
 	assert_int_equal(o.format, SO_FMT_KTAP);
 	assert_true(o.quiet);
 	assert_true(o.hang_timeout_s == 10.0);
@@ -159,8 +192,15 @@ static void test_bad_inputs(void **state)
 	    "ktap");
 	BAD("--param: 'novalue' is not NAME=VALUE", "--test", "0001",
 	    "--param", "novalue");
-	BAD("--knob: '=5' is not NAME=VALUE", "--test", "0001", "--knob",
-	    "=5");
+	BAD("--knob: '=5': not NAME=VALUE", "--attach", "--knob", "=5");
+	BAD("--knob applies to --attach (scenarios 0029-0032 set the knobs",
+	    "--test", "0032", "--knob", "sleep_after_wait_ms=5");
+	BAD("--knob: 'frob=1': no such knob (wait_at_start,", "--attach",
+	    "--knob", "frob=1");
+	BAD("--knob: 'probability=101': probability is a whole number, 0..100",
+	    "--attach", "--knob", "probability=101");
+	BAD("--knob: 'wait_at_start=maybe': wait_at_start is a bool: Y or N",
+	    "--attach", "--knob", "wait_at_start=maybe");
 	BAD("--fixed applies to scenario runs", "--attach", "--fixed");
 	BAD("--duration applies to --attach", "--test", "0001", "--duration",
 	    "3");
@@ -209,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_module_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

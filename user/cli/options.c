@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/exit_codes.h"
+#include "cli/knobs.h"
 #include "cli/options.h"
 
 #define SO_SECONDS_MAX	(7 * 24 * 3600.0)	/* a week: a typo beyond */
@@ -122,6 +123,36 @@ static bool so_is_test_id(const char *s)
 	return s[4] == '\0';
 }
 
+/*
+ * --module NAME filters; --module PATH (a '/' in it, or a .ko name) is
+ * also the file the scenarios load instead of modules.dep's, and its
+ * module name ("test_sysfs" from ".../test_sysfs.ko") the filter.
+ */
+static int so_parse_module(struct so_options *opts, const char *arg,
+			   char *err, size_t errlen)
+{
+	const char *base = strrchr(arg, '/');
+	size_t len;
+
+	base = base ? base + 1 : arg;
+	len = strcspn(base, ".");
+	if (!strchr(arg, '/') && !strstr(base, ".ko")) {
+		opts->module = arg;
+		return 0;
+	}
+	if (!len || len >= sizeof(opts->module_name) ||
+	    strncmp(base + len, ".ko", 3) ||
+	    (base[len + 3] && base[len + 3] != '.'))
+		return so_opt_error(err, errlen,
+				    "--module: '%s' is not a module file "
+				    "(NAME.ko)", arg);
+	memcpy(opts->module_name, base, len);
+	opts->module_name[len] = '\0';
+	opts->module_path = arg;
+	opts->module = opts->module_name;
+	return 0;
+}
+
 /* "NAME=VALUE" with NAME a C identifier, as module parameters and
  * kernfs knobs are. */
 static bool so_is_assignment(const char *s)
@@ -177,6 +208,21 @@ static int so_parse_list_item(const char **list, unsigned int *len,
 				    max);
 	list[(*len)++] = arg;
 	return 0;
+}
+
+/* A knob name the kernel does not have, or a value it would refuse, is
+ * a usage error here, not a failed write later. */
+static int so_parse_knob(struct so_options *opts, const char *arg,
+			 char *err, size_t errlen)
+{
+	char value[KNOB_VALUE_LEN];
+	int id;
+
+	if (knob_parse(arg, &id, value, sizeof(value), err, errlen))
+		return SO_EXIT_USAGE;
+	return so_parse_list_item(opts->knobs, &opts->nr_knobs,
+				  SO_OPT_KNOBS_MAX, "--knob", arg, err,
+				  errlen);
 }
 
 /* Options that take a number, after getopt found their argument. */
@@ -278,8 +324,7 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 		return so_set_action(opts, SO_ACT_WATCH, given, "--watch",
 				     err, errlen);
 	case SO_OPT_MODULE:
-		opts->module = optarg;
-		return 0;
+		return so_parse_module(opts, optarg, err, errlen);
 	case SO_OPT_PATH:
 		opts->path_prefix = optarg;
 		return 0;
@@ -305,9 +350,7 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 					  SO_OPT_PARAMS_MAX, "--param", optarg,
 					  err, errlen);
 	case SO_OPT_KNOB:
-		return so_parse_list_item(opts->knobs, &opts->nr_knobs,
-					  SO_OPT_KNOBS_MAX, "--knob", optarg,
-					  err, errlen);
+		return so_parse_knob(opts, optarg, err, errlen);
 	case ':':
 		return so_opt_error(err, errlen, "%s needs an argument",
 				    argv[optind - 1]);
@@ -385,6 +428,9 @@ static int so_check_options(struct so_options *opts, char *err,
 	if (opts->duration_s && opts->action != SO_ACT_ATTACH)
 		return so_opt_error(err, errlen,
 				    "--duration applies to --attach (a test ends by itself)");
+	if (opts->nr_knobs && live && opts->action != SO_ACT_ATTACH)
+		return so_opt_error(err, errlen,
+				    "--knob applies to --attach (scenarios 0029-0032 set the knobs themselves)");
 	if (!live && (opts->module || opts->path_prefix || opts->pid ||
 		      opts->nr_knobs || opts->hang_timeout_s))
 		return so_opt_error(err, errlen,
@@ -469,6 +515,7 @@ void so_usage(FILE *out)
 "\n"
 "Filters:\n"
 "  --module NAME       only this module's attributes and references\n"
+"  --module PATH.ko    ... and scenarios load this file, not modules.dep's\n"
 "  --path PREFIX       only sysfs paths under PREFIX\n"
 "  --pid PID           only this process\n"
 "  --duration S        stop --attach after S seconds\n"
@@ -479,7 +526,13 @@ void so_usage(FILE *out)
 "  --fixed             load the module with enable_try_module_get=1\n"
 "  --param NAME=VAL    extra module parameter (repeatable)\n"
 "  --window S          the loops' time window (default 2 s)\n"
-"  --knob NAME=VALUE   set a kernfs knob first (repeatable)\n"
+"\n"
+"The kernfs knobs (a kernel from kernfs/; see --test 0029-0032):\n"
+"  --knob NAME=VALUE   set a kernfs knob for an --attach session,\n"
+"                      restored after it (repeatable): wait_at_start,\n"
+"                      wait_before_mutex, wait_after_mutex,\n"
+"                      wait_after_active (Y/N), sleep_after_wait_ms,\n"
+"                      interval, probability, times, space, verbose\n"
 "\n"
 "Output:\n"
 "  --format FMT        text (default), json, or ktap (scenario runs)\n"
@@ -491,13 +544,17 @@ void so_usage(FILE *out)
 "      --version       print the version\n"
 "\n"
 "Exit status (kselftest): 0 pass, 1 fail or deadlock-prone, 2 usage,\n"
-"4 skip (no root, no BTF, no tracing in this kernel).\n"
+"4 skip (no root, no BTF, no tracing in this kernel; no kernfs knobs for\n"
+"--knob and scenarios 0029-0032: build that kernel, make kernfs-kernel).\n"
 "\n"
 "EXAMPLES:\n"
 "  sudo sysfs-observe --test 0028          # rmmod under lock: the cycle\n"
 "  sudo sysfs-observe --test 0028 --fixed  # the same, gated by the fix\n"
 "  sudo sysfs-observe --test all --format ktap\n"
 "  sudo sysfs-observe --attach --module test_sysfs --duration 10\n"
+"  sudo sysfs-observe --test 0032          # store vs removal, knob kernel\n"
+"  sudo sysfs-observe --attach --knob wait_after_active=Y \\\n"
+"       --knob probability=100 --knob times=1 -- sh -c 'echo 1 >FILE'\n"
 "  sudo sysfs-observe record -o 0018.data --test 0018\n"
 "  sysfs-observe report -i 0018.data --format json\n");
 }

@@ -54,7 +54,9 @@ struct so_options {
 	bool quiet;		/* -q: summary only, no live stream */
 
 	/* filters (--attach, --test) */
-	const char *module;	/* --module NAME */
+	const char *module;	/* --module NAME, or PATH's module name */
+	const char *module_path;	/* --module PATH/NAME.ko: load this */
+	char module_name[64];	/* the name out of module_path */
 	const char *path_prefix;
 	unsigned int pid;	/* 0: any */
 	double duration_s;	/* 0: until Ctrl-C (attach) */

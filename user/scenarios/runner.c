@@ -25,6 +25,7 @@
 #include "cli/scenarios.h"
 #include "kernel/session.h"
 #include "report/test_results.h"
+#include "scenarios/knob_race.h"
 #include "scenarios/runner.h"
 
 #define SC_MODULE	"test_sysfs"
@@ -529,6 +530,10 @@ static enum sc_result sc_test_case(struct sc_run *run,
 	unsigned int i;
 
 	run->reason[0] = '\0';
+	if (sc->steps & SC_KNOB_RACE)
+		return knob_race_run(sc, run->ko_path, sc_fixed(run, sc),
+				     run->opts, &sc_stop, run->reason,
+				     sizeof(run->reason));
 	if (sc_reload(run, sc, NULL))
 		return SC_FAIL;
 	sc_str(path, sizeof(path), "%s/%s", sc_device_dir(sc->devtype),
@@ -602,6 +607,13 @@ static int sc_run_tests(struct sc_run *run, struct so_observer *obs,
 		char desc[160];
 		int rc;
 
+		/* No knob kernel: a SKIP with the reason, no session. */
+		if ((sc->steps & SC_KNOB_RACE) &&
+		    !knob_race_supported(desc, sizeof(desc))) {
+			sc_result_line(stdout, run->ktap, ++index, sc->id,
+				       sc->desc, SC_SKIP, 0, desc, &totals);
+			continue;
+		}
 		session_opts->test = sc->id;
 		session_opts->watch = NULL;
 		rc = observer_session(obs, session_opts, sc_driver, run);
@@ -697,12 +709,31 @@ int sc_runner_main(const struct so_options *opts)
 			"root\n  scenarios load modules: run with sudo\n");
 		goto out;
 	}
-	err = sc_find_module(run->ko_path, sizeof(run->ko_path));
+	if (opts->module_path && strcmp(opts->module, SC_MODULE)) {
+		fprintf(stderr, "sysfs-observe: --module %s: the scenarios "
+			"drive %s.ko, not %s\n", opts->module_path, SC_MODULE,
+			opts->module);
+		rc = SO_EXIT_USAGE;
+		goto out;
+	}
+	if (opts->module_path) {
+		sc_str(run->ko_path, sizeof(run->ko_path), "%s",
+		       opts->module_path);
+		err = access(run->ko_path, R_OK) ? -errno : 0;
+	} else {
+		err = sc_find_module(run->ko_path, sizeof(run->ko_path));
+	}
 	if (err) {
-		fprintf(stderr, "sysfs-observe: failed to find %s.ko in "
-			"modules.dep: %s\n  install it under /lib/modules/"
-			"$(uname -r) and run depmod\n", SC_MODULE,
-			strerror(-err));
+		if (opts->module_path)
+			fprintf(stderr, "sysfs-observe: %s: %s\n  build it "
+				"with `make module` or pass --module PATH\n",
+				opts->module_path, strerror(-err));
+		else
+			fprintf(stderr, "sysfs-observe: %s.ko not found in "
+				"modules.dep: %s\n  build it with `make "
+				"module` and install it under /lib/modules/"
+				"$(uname -r) (then depmod), or pass --module "
+				"PATH\n", SC_MODULE, strerror(-err));
 		goto out;
 	}
 	/* KTAP on stdout must stay KTAP: no live stream there. */
