@@ -166,7 +166,8 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 sysfs-sh:420
 # initramfs (the module built against it), then KNOB_GUEST_TESTS booted on
 # it; knob-skip on the stock kernel checks that the same scenarios SKIP
 # there.  KNOBS_SKIP_BUILD=1 skips the group when the kernel is not cached.
-KNOB_GUEST_TESTS=${KNOB_GUEST_TESTS:-"knob-race:900 knob-attach:300"}
+KNOB_GUEST_TESTS=${KNOB_GUEST_TESTS:-"knob-race:900 knob-attach:300
+	knob-timeline:200"}
 group_knobs() {
 	local kdir t log=$logdir/kernfs-kernel.log t0
 	local KERNEL=${KERNEL:-} VM_BASE=${VM_BASE:-}
