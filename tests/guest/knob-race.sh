@@ -48,6 +48,22 @@ check "0032: every write ended before rmmod" \
 	test "$(grep -c 'before rmmod' /tmp/0032.rows)" -eq 11
 check "0032: rmmod at 1024 ms took longer than the writer's sleep/2" \
 	awk '$3 == 1024 { exit !($(NF - 3) > 512) }' /tmp/0032.rows
+# The report: per delay, the write's timeline against the removal.
+check "0032: the summary has 11 write timelines" \
+	grep -q '^# write timelines: 11 writes waited at a kernfs knob' /tmp/0032.out
+check "0032: every timeline names wait_after_active and its delay" \
+	test "$(grep -c '^wait_after_active, sleep_after_wait_ms=[0-9]*: ' \
+		/tmp/0032.out)" -eq 11
+# What the active reference guarantees, in every timeline: the drain
+# ends only after the writer left the knob, and the device goes after.
+check "0032: every timeline: drain ends after the knob, device removed last" \
+	awk '/^wait_after_active, / { t = ""; on = 1; next }
+	     on && /^  \+/ { t = t $0; if ($0 ~ /device removed/) {
+		on = 0; n++
+		k = index(t, "leaves the knob"); d = index(t, "drain ends")
+		r = index(t, "device removed")
+		if (k && d && k < d && d < r) good++ } }
+	     END { exit !(n == 11 && good == 11) }' /tmp/0032.out
 # No reference yet: the longest sleep loses to the removal.
 for id in 0029 0030 0031; do
 	check "$id: -ENODEV at 1024 ms" \
