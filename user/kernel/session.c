@@ -197,31 +197,20 @@ static void read_module_params(const char *module, char *out, size_t len)
  */
 static void knob_label(void *ctx, char *label, size_t len)
 {
-	const char *dir = "/sys/kernel/debug/kernfs";
-	char path[160], val[32];
+	char val[KNOB_VALUE_LEN];
 	size_t used = 0;
 	uint32_t p;
-	FILE *f;
 
-	for (p = 0; p < SO_KNOB_NR; p++) {
-		snprintf(path, sizeof(path),
-			 "%s/config_fail_kernfs_fop_write_iter/%s", dir,
-			 so_knob_point_name(p));
-		f = fopen(path, "r");
-		if (f && fgets(val, sizeof(val), f) && val[0] == 'Y')
+	/* knobs.c knows the debugfs paths; the wait points are its wait_*
+	 * bools under the names the events use. */
+	for (p = 0; p < SO_KNOB_NR; p++)
+		if (!knobs_get(knob_find(so_knob_point_name(p)), val,
+			       sizeof(val)) && val[0] == 'Y')
 			used += snprintf(label + used, used < len ? len - used : 0,
 					 "%s%s", used ? "|" : "",
 					 so_knob_point_name(p));
-		if (f)
-			fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/sleep_after_wait_ms", dir);
-	f = fopen(path, "r");
-	if (!f || !fgets(val, sizeof(val), f))
+	if (knobs_get(KNOB_SLEEP_AFTER_WAIT_MS, val, sizeof(val)))
 		snprintf(val, sizeof(val), "?");
-	val[strcspn(val, "\n")] = 0;
-	if (f)
-		fclose(f);
 	if (used < len)
 		snprintf(label + used, len - used, "%ssleep_after_wait_ms=%s",
 			 used ? ", " : "", val);
