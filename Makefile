@@ -49,6 +49,17 @@ KERNEL  ?= $(GUEST_DIR)/vmlinuz
 # of the KERNEL and VM_KDIR paths.
 ifeq ($(value KERNEL)$(value VM_KDIR),$$(GUEST_DIR)/vmlinuz$$(GUEST_KDIR))
 VM_KEY := debian-$(shell cat $(CACHE)/kernel/current 2>/dev/null)
+# A fresh cache has no release yet: goals that boot or build the guest
+# fetch it now, at parse time, so the key is right on the first run (not
+# `debian-`, rebuilt under the real name the second time).  Other goals
+# (unit, asan, install) fetch nothing.
+GUEST_GOALS := vm vm-base vm-base-path check bench vmlinux-h
+ifeq ($(VM_KEY),debian-)
+ifneq ($(filter $(GUEST_GOALS),$(MAKECMDGOALS)),)
+VM_KEY := debian-$(notdir $(shell scripts/deps.sh >&2 && \
+	    scripts/guest-kernel.sh $(CACHE)))
+endif
+endif
 else
 VM_KEY := $(shell cat $(VM_KDIR)/include/config/kernel.release \
 	    2>/dev/null)-$(shell printf '%s\n' $(abspath $(KERNEL)) \
@@ -61,8 +72,10 @@ VM_GUEST := $(O)/guest/$(VM_KEY)
 VM_MODROOT ?= $(if $(filter $(GUEST_DIR)/vmlinuz,$(KERNEL)),$(GUEST_DIR)/root)
 VM_TIMEOUT ?= 300
 SEEDS      ?= ../shared/seeds/extracted
-TEST       ?= 0001
+TEST       ?= 0028
 FIXED      ?= 0
+RUN_IN     ?=
+ARGS       ?=
 VM_FILES   ?=
 VM_OUT     ?=
 CMD        ?= sysfs-observe --version
@@ -104,7 +117,7 @@ MODULE_SRCS := $(wildcard module/*.c module/*.h) module/Kbuild
 .SECONDARY:
 .PHONY: all deps kernel kdir module vm vm-base run check unit asan spdx \
 	guest-check vmlinux-h bench clean distclean help \
-	vm-base-path
+	vm-base-path FORCE
 
 all: $(BIN) module
 
@@ -127,6 +140,10 @@ help:
 ##   make vmlinux-h [BTF=/sys/kernel/btf/vmlinux]   regenerate vmlinux.h
 ##   make kernfs-kernel    build the kernfs knob kernel (kernfs/, ~15 min)
 ##   make bench            throughput and overhead figures (guest)
+##   make install [PREFIX=/usr/local] [DESTDIR=]   sbin/sysfs-observe,
+##                          its man page, test_sysfs.ko (modules_install,
+##                          depmod) for KDIR's kernel; `make uninstall`
+##   make dkms-install     the module through DKMS instead (every kernel)
 ##   make clean            remove $(O)/ (the download cache stays)
 
 # --- dependencies -----------------------------------------------------
@@ -174,7 +191,13 @@ $(1)/test_sysfs.ko: $(MODULE_SRCS) $(3) | $(O)/.deps
 	$(Q)cp $(MODULE_SRCS) $(1)/
 	$(Q)$$(MAKE) -s -C $(2) M=$$(abspath $(1)) O= modules
 endef
-$(eval $(call module_rule,$(O)/module,$$(KDIR)))
+$(eval $(call module_rule,$(O)/module,$$(KDIR),$(O)/module/.kdir))
+# Which KDIR $(O)/module was built against: another one rebuilds it.
+$(O)/module/.kdir: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(abspath $(KDIR))' | cmp -s - $@ 2>/dev/null || \
+		echo '$(abspath $(KDIR))' >$@
+FORCE:
 $(eval $(call module_rule,$(VM_GUEST)/module,$$(VM_KDIR),$(VM_KDIR_STAMP)))
 module: $(O)/module/test_sysfs.ko
 
@@ -192,10 +215,12 @@ vm-base: $(VM_BASE)
 vm-base-path:
 	@echo $(VM_BASE)
 
+# CMD is shell, not make: $(value CMD) hands it over unexpanded, so
+# `make vm CMD='false; echo $$?'` prints the shell's 1, not make's $$?.
 vm: $(VM_BASE)
 	$(Q)scripts/vm.sh -k $(KERNEL) -i $(VM_BASE) -t $(VM_TIMEOUT) \
 		$(if $(VM_FILES),-f $(VM_FILES)) $(if $(VM_OUT),-o $(VM_OUT)) \
-		-- '$(subst ','\'',$(CMD))'
+		-- '$(subst ','\'',$(value CMD))'
 
 # --- the kernfs knob kernel (kernfs/) ----------------------------------
 # Debian's linux-source-6.1 with the knob patches, cached; boot it with
@@ -247,9 +272,12 @@ check: $(BIN) $(UNIT_BINS) $(ASAN_BINS) $(VM_BASE)
 	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) SEEDS=$(SEEDS) \
 		VM_TIMEOUT=$(VM_TIMEOUT) tests/run.sh $(CHECKS)
 
-run: $(BIN) $(O)/module/test_sysfs.ko $(VM_BASE)
-	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) TEST=$(TEST) \
-		SEEDS=$(SEEDS) FIXED=$(FIXED) VM_TIMEOUT=$(VM_TIMEOUT) scripts/run.sh
+# The guest's initramfs is built by scripts/run.sh only when the run
+# cannot be native: a machine that can run natively never fetches it.
+run: $(BIN) $(O)/module/test_sysfs.ko
+	$(Q)O=$(O) TEST=$(TEST) FIXED=$(FIXED) VM_TIMEOUT=$(VM_TIMEOUT) \
+		RUN_IN=$(RUN_IN) ARGS='$(subst ','\'',$(value ARGS))' \
+		MODULE=$(O)/module/test_sysfs.ko scripts/run.sh
 
 # Bench tools ride along in $(O)/bin, so they are on the guest's PATH.
 $(O)/bin/so-bench-writer: tests/bench/sysfs_writer.c
@@ -271,6 +299,54 @@ $(O)/bench/analysis_bench: tests/bench/analysis_bench.c \
 	$(Q)$(CC) $(USER_CFLAGS) $< user/analysis/order_graph.c \
 		user/analysis/gates.c user/analysis/waitfor.c -o $@
 bench: $(O)/bench/analysis_bench
+
+# --- install ----------------------------------------------------------
+# `make && sudo make install`, then `sudo sysfs-observe --test 0028`: the
+# binary on PATH, the man page, and test_sysfs.ko where modprobe finds it
+# (kbuild's modules_install into extra/, for the kernel KDIR names: the
+# running one when its headers are installed).  The module is not signed:
+# Debian's signing key is not ours (it loads and taints the kernel E).
+# depmod runs here, not in kbuild (Debian's headers have no System.map),
+# and not at all under DESTDIR: a package's postinst does that.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+SBINDIR  := $(PREFIX)/sbin
+MAN8DIR  := $(PREFIX)/share/man/man8
+MOD_KO   := $(O)/module/test_sysfs.ko
+MOD_REL   = $(shell modinfo -F vermagic $(MOD_KO) | cut -d' ' -f1)
+INSTALLED = $(DESTDIR)$(SBINDIR)/sysfs-observe \
+	    $(DESTDIR)$(MAN8DIR)/sysfs-observe.8 \
+	    $(DESTDIR)/lib/modules/$(MOD_REL)/extra/test_sysfs.ko
+install: $(BIN) $(MOD_KO)
+	$(call msg,INSTALL,$(DESTDIR)$(SBINDIR)/sysfs-observe)
+	$(Q)install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/sysfs-observe
+	$(call msg,INSTALL,$(DESTDIR)$(MAN8DIR)/sysfs-observe.8)
+	$(Q)install -D -m 0644 man/sysfs-observe.8 \
+		$(DESTDIR)$(MAN8DIR)/sysfs-observe.8
+	$(call msg,INSTALL,$(lastword $(INSTALLED)))
+	$(Q)$(MAKE) -s -C $(KDIR) M=$(abspath $(O)/module) O= \
+		INSTALL_MOD_PATH=$(abspath $(DESTDIR)) INSTALL_MOD_DIR=extra \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	$(if $(DESTDIR),,$(call msg,DEPMOD,$(MOD_REL)))
+	$(Q)$(if $(DESTDIR),:,depmod -a $(MOD_REL))
+uninstall:
+	$(call msg,RM,$(INSTALLED))
+	$(Q)rm -f $(INSTALLED)
+	$(Q)$(if $(DESTDIR),:,depmod -a $(MOD_REL))
+# Or through DKMS, which rebuilds the module for every kernel Debian
+# installs: the sources and module/dkms.conf into /usr/src, then `dkms
+# install` (not under DESTDIR: a package does that in its postinst).
+DKMS_VER := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' module/dkms.conf)
+DKMS_SRC := $(DESTDIR)/usr/src/test_sysfs-$(DKMS_VER)
+dkms-install:
+	$(call msg,INSTALL,$(DKMS_SRC))
+	$(Q)install -d $(DKMS_SRC)
+	$(Q)install -m 0644 $(MODULE_SRCS) module/dkms.conf $(DKMS_SRC)/
+	$(Q)$(if $(DESTDIR),:,dkms install test_sysfs/$(DKMS_VER))
+dkms-uninstall:
+	$(Q)$(if $(DESTDIR),:,dkms remove test_sysfs/$(DKMS_VER) --all)
+	$(Q)rm -rf $(DKMS_SRC)
+.PHONY: install uninstall dkms-install dkms-uninstall
 
 clean:
 	$(Q)rm -rf $(O)
