@@ -8,9 +8,7 @@ set -u
 cd "$(dirname "$0")/.."
 n=${1:-10}
 files=$(mktemp -d)
-mkdir -p "$files/seeds"
 cp tests/guest/*.sh "$files/"
-cp ../shared/seeds/extracted/* "$files/seeds/"
 kernel=$(make -s kernel)/vmlinuz
 base=$(make -s --no-print-directory vm-base-path)
 for i in $(seq "$n"); do

@@ -39,6 +39,11 @@ SEEDS=${SEEDS:-../shared/seeds/extracted}
 KERNEL=${KERNEL:-$(make -s kernel)/vmlinuz}
 VM_BASE=${VM_BASE:-$(make -s --no-print-directory O="$O" vm-base-path)}
 [ -e "$VM_BASE" ] || { echo "deadlock-demo: no $VM_BASE: run make vm-base" >&2; exit 2; }
+[ -r "$SEEDS/sysfs.sh" ] || {
+	echo "deadlock-demo: SKIP: no sysfs.sh in $SEEDS (it runs the seed's" \
+	     "0027/0028 unfixed): pass SEEDS=DIR, the seed's extracted files" >&2
+	exit 4
+}
 
 logs=$O/deadlock-demo
 files=$(mktemp -d)

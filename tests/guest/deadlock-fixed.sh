@@ -11,6 +11,7 @@
 # clean (hung task reports included, after 5 s instead of 120).
 . /mnt/files/lib.sh
 . /mnt/files/sysfs-lib.sh
+need_seed "run sysfs.sh -t 0027/0028 with the fix and check they unload"
 
 echo "options test_sysfs enable_try_module_get=1" \
 	>/etc/modprobe.d/test_sysfs.conf
@@ -43,11 +44,15 @@ for id in 0027 0028; do
 		test ! -s "$watch"
 
 	# That the race was run: module loads, unloads and stores seen.
+	# Without them the checks above would pass for a run that did
+	# nothing (sysfs.sh prints "ok" whenever its kill timer ends).
 	log=$(dmesg | sed -n "/$mark/,\$p")
-	echo "# $id in $(sub_s "$t0" "$(uptime_s)") s:" \
-	     "$(grep -c 'interface ready' <<<"$log") loads," \
-	     "$(grep -c 'removing interface' <<<"$log") unloads," \
-	     "$(grep -c 'wrote x' <<<"$log") stores of x"
+	loads=$(grep -c 'interface ready' <<<"$log")
+	unloads=$(grep -c 'removing interface' <<<"$log")
+	stores=$(grep -c 'wrote x' <<<"$log")
+	check "$id: the race ran in $(sub_s "$t0" "$(uptime_s)") s ($loads" \
+	      "loads, $unloads unloads, $stores stores of x)" \
+	      test "$loads" -gt 0 -a "$unloads" -gt 0 -a "$stores" -gt 0
 	splats=$(dmesg_splats "$mark")
 	[ -z "$splats" ] || sed 's/^/# /' <<<"$splats"
 	check "$id: no kernel splat in dmesg" test -z "$splats"

@@ -10,7 +10,9 @@
 # for the module to go away, with no time limit: a deadlocked run never
 # gets there, and the host harness kills the guest at its timeout.
 # Not part of `make check`.
+. /mnt/files/lib.sh
 . /mnt/files/sysfs-lib.sh
+need_seed "run sysfs.sh -t $1 without the fix and show the deadlock"
 
 id=${1:?usage: deadlock-unfixed.sh 0027|0028}
 rm -f /etc/modprobe.d/test_sysfs.conf

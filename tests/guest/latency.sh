@@ -6,7 +6,6 @@
 # closing edge (rmmod entering kernfs_drain under the config mutex) the
 # DEADLOCK-PRONE verdict was printed.
 rm -f /etc/modprobe.d/observe-fixed.conf
-timeout -k 5 120 sysfs-observe --attach -- \
-	bash /mnt/files/seeds/sysfs.sh -t 0027 >/tmp/lat.txt 2>&1
+timeout -k 5 120 sysfs-observe --test 0027 >/tmp/lat.txt 2>&1
 grep -m1 'DEADLOCK-PRONE.*ms after the edge' /tmp/lat.txt |
 	sed -n 's/.*, \([0-9.]*\) ms after the edge.*/latency_ms \1/p'

@@ -7,8 +7,7 @@
 # for tasks stuck in kernfs_drain(), a dmesg splat check, and a bounded
 # wait for the module to leave.
 
-# The seed's sysfs.sh, unmodified: the harness copies the seeds here.
-SYSFS_SH=${SYSFS_SH:-/mnt/files/seeds/sysfs.sh}
+# lib.sh says where the seed's sysfs.sh is (SYSFS_SH) and skips without it.
 
 # Seconds since boot, to the centisecond (approximate under TCG).
 uptime_s() {

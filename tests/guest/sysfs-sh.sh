@@ -10,6 +10,7 @@
 # deadlock-fixed.sh covers them.
 . /mnt/files/lib.sh
 . /mnt/files/sysfs-lib.sh
+need_seed "run the seed's sysfs.sh all against test_sysfs.ko"
 
 out=$(mktemp)
 stamps=$(mktemp)
