@@ -1,20 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #
-# Runs in the guest: `sysfs-observe --attach` while the seed's 0018 (block
-# device, module load/unload loop against writes) runs, recorded; then
-# `report` of the recording.  The core's acceptance: every kind of event
-# is seen with a plausible count, nothing is lost, and the report prints
-# the summary the live run printed.
+# Runs in the guest: scenario 0018 (block device, module load/unload
+# loop against writes) recorded by `sysfs-observe record --test 0018`;
+# then `report` of the recording.  The core's acceptance: every kind of
+# event is seen with a plausible count, nothing is lost, and the report
+# prints the summary the live run printed.
 . /mnt/files/lib.sh
-SYSFS_SH=/mnt/files/seeds/sysfs.sh
-[ -r $SYSFS_SH ] || { echo "# SKIP no seeds/sysfs.sh"; exit 4; }
 
-# The scenario is the observer's command: under a loaded TCG host the
-# load alone can take seconds, and a fixed --duration would then see a
+# The scenario is the observer's own: under a loaded TCG host the load
+# alone can take seconds, and a fixed --duration would then see a
 # different part of the scenario each run.
-sysfs-observe record -o /tmp/0018.data -q --attach -- \
-	bash $SYSFS_SH -t 0018 >/tmp/live.txt 2>&1
+sysfs-observe record -o /tmp/0018.data -q --test 0018 >/tmp/live.txt 2>&1
 check "observer exit status 0" test $? -eq 0
 sed 's/^/# /' /tmp/live.txt | head -n 40
 
@@ -41,8 +38,10 @@ check "no events lost" grep -q '^# lost events: 0$' /tmp/live.txt
 
 sysfs-observe report -i /tmp/0018.data >/tmp/report.txt 2>&1
 check "report exit status 0" test $? -eq 0
-# The live run's summary starts at its header; the report is only that.
-sed -n '/^# sysfs-observe/,$p' /tmp/live.txt >/tmp/live-summary.txt
+# The live run's summary runs from its header to the verdict (the
+# runner's TEST and TOTAL lines follow); the report is only that.
+sed -n '/^# sysfs-observe/,/^verdict:/p' /tmp/live.txt >/tmp/live-summary.txt
+check "the live run printed a summary" grep -q '^verdict: ' /tmp/live-summary.txt
 if diff -u /tmp/live-summary.txt /tmp/report.txt >/tmp/diff.txt; then
 	ok "report prints the live run's summary"
 else

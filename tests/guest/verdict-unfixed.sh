@@ -1,17 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #
-# Runs in the guest: the seed's 0027 without the fix, the real deadlock
-# (rmmod holds the config mutex and drains test_dev_x; the writer holds
-# test_dev_x's active reference and waits for the mutex).  sysfs-observe
-# must name the cycle DEADLOCK-PRONE at the first rmmod, catch the
-# DEADLOCK with both tasks, and exit 1 in bounded time although the
-# kernel stays wedged.  One scenario per boot: the guest is wedged after.
+# Runs in the guest: 0027 without the fix, the real deadlock (rmmod holds
+# the config mutex and drains test_dev_x; the writer holds test_dev_x's
+# active reference and waits for the mutex).  sysfs-observe must name
+# the cycle DEADLOCK-PRONE at the first rmmod, catch the DEADLOCK with
+# both tasks, and exit 1 in bounded time although the kernel stays
+# wedged.  One scenario per boot: the guest is wedged after.
+#   verdict-unfixed.sh [ID [test|seed]]   (the driver: --test, sysfs.sh)
 . /mnt/files/lib.sh
 . /mnt/files/observe-lib.sh
 id=${1:-0027}
+driver=${2:-test}
+[ "$driver" = seed ] &&
+	need_seed "judge sysfs.sh -t $id unfixed under --attach"
 
-observe_test $id 0
+observe_test "$id" 0 "$driver"
 check "$id unfixed: exit 1 (rc $obs_rc)" test $obs_rc -eq 1
 check "$id unfixed: exits in bounded time ($obs_secs s < 100 s)" \
 	awk -v s="$obs_secs" 'BEGIN{exit !(s < 100)}'
@@ -19,7 +23,7 @@ check "$id unfixed: kn:test_sysfs0/test_dev_x cycle DEADLOCK-PRONE" \
 	grep -Eq '^DEADLOCK-PRONE: .*kn:test_sysfs0/test_dev_x' "$obs_out"
 if grep -q '^DEADLOCK: ' "$obs_out"; then
 	check "$id unfixed: the DEADLOCK names the writer and rmmod" grep -Eq \
-		'^DEADLOCK: .*(bash|modprobe|rmmod)/[0-9]+ -> .*(bash|modprobe|rmmod)/' \
+		'^DEADLOCK: .*(bash|modprobe|rmmod|sysfs-observe)/[0-9]+ -> .*(bash|modprobe|rmmod|sysfs-observe)/' \
 		"$obs_out"
 	check "$id unfixed: both stacks printed" grep -q \
 		'test_dev_x_store' "$obs_out"
