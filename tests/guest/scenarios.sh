@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #
 # Runs in the guest: the scenario runner, `sysfs-observe --test`.  Why:
-# it must agree with the seed's sysfs.sh test by test and be faster (both
-# timed here, in one boot), judge 0028 with and without the fix, refuse
-# bad input with exit 2, clean up on Ctrl-C, and speak valid KTAP.
+# it must run every scenario, agree with the seed's sysfs.sh test by test
+# (where the seed is), judge 0028 with and without the fix, refuse bad
+# input with exit 2, clean up on Ctrl-C, and speak valid KTAP.  The two
+# runs' times are printed as a figure, not compared: this is no benchmark.
 . /mnt/files/lib.sh
 . /mnt/files/sysfs-lib.sh
 
@@ -22,17 +23,18 @@ bad --test abc
 bad --count 0001 -1 --test 0001
 
 # sysfs.sh all: which tests ran and which printed FAIL.
-t0=$(uptime_s)
-bash "$SYSFS_SH" all >/tmp/sh.out 2>&1
-sh_rc=$?
-t1=$(uptime_s)
-sh_secs=$(sub_s "$t0" "$t1")
-awk '/^Running test: sysfs_test_/ { id = substr($3, 12, 4); ran[id] = 1 }
-     /FAIL/ && id { fail[id] = 1 }
-     /Skipping test/ { skip[$3] = 1 }
-     END { for (i = 1; i <= 28; i++) { t = sprintf("%04d", i)
-	print t, skip[t] ? "SKIP" : fail[t] ? "FAIL" : ran[t] ? "PASS" : "NONE" } }' \
-	/tmp/sh.out | sort >/tmp/sh.res
+if have_seed; then
+	t0=$(uptime_s)
+	bash "$SYSFS_SH" all >/tmp/sh.out 2>&1
+	sh_rc=$?
+	sh_secs=$(sub_s "$t0" "$(uptime_s)")
+	awk '/^Running test: sysfs_test_/ { id = substr($3, 12, 4); ran[id] = 1 }
+	     /FAIL/ && id { fail[id] = 1 }
+	     /Skipping test/ { skip[$3] = 1 }
+	     END { for (i = 1; i <= 28; i++) { t = sprintf("%04d", i)
+		print t, skip[t] ? "SKIP" : fail[t] ? "FAIL" : ran[t] ? "PASS" : "NONE" } }' \
+		/tmp/sh.out | sort >/tmp/sh.res
+fi
 
 t0=$(uptime_s)
 timeout -k 5 600 sysfs-observe --test all -q >/tmp/so.out 2>&1
@@ -41,18 +43,23 @@ t1=$(uptime_s)
 so_secs=$(sub_s "$t0" "$t1")
 grep -E '^(TEST|TOTAL|verdict)' /tmp/so.out | sed 's/^/# /'
 awk '/^TEST / { print $2, $3 }' /tmp/so.out | sort >/tmp/so.res
-echo "# sysfs.sh all: rc $sh_rc, $sh_secs s; sysfs-observe --test all: rc $so_rc, $so_secs s"
-check "--test all exits 0 (rc $so_rc)" test $so_rc -eq 0
+check "--test all exits 0 (rc $so_rc, $so_secs s)" test $so_rc -eq 0
 check "--test all ran $nt tests" test "$(wc -l </tmp/so.res)" -eq "$nt"
-while read -r id sh_res; do
-	so_res=$(awk -v id="$id" '$1 == id { print $2 }' /tmp/so.res)
-	# sysfs.sh skips 0027/0028 (they may hang); we run them fixed.
-	[ "$sh_res" = SKIP ] && [ "$so_res" = PASS ] && sh_res=PASS
-	check "$id: sysfs.sh $sh_res, sysfs-observe $so_res" \
-		test "$sh_res" = "$so_res"
-done </tmp/sh.res
-check "--test all ($so_secs s) is faster than sysfs.sh all ($sh_secs s)" \
-	awk -v a="$so_secs" -v b="$sh_secs" 'BEGIN { exit !(a < b) }'
+if have_seed; then
+	echo "# figure: sysfs.sh all rc $sh_rc in $sh_secs s;" \
+	     "sysfs-observe --test all rc $so_rc in $so_secs s"
+	check "sysfs.sh all ran 28 tests" test "$(grep -vc NONE /tmp/sh.res)" -eq 28
+	while read -r id sh_res; do
+		so_res=$(awk -v id="$id" '$1 == id { print $2 }' /tmp/so.res)
+		# sysfs.sh skips 0027/0028 (they may hang); we run them fixed.
+		[ "$sh_res" = SKIP ] && [ "$so_res" = PASS ] && sh_res=PASS
+		check "$id: sysfs.sh $sh_res, sysfs-observe $so_res" \
+			test "$sh_res" = "$so_res"
+	done </tmp/sh.res
+else
+	skip_seed "--test all agrees with sysfs.sh all" \
+		"compare sysfs.sh all with --test all, test by test"
+fi
 
 # 0028 with the fix first: the unfixed run may wedge the kernel.
 timeout -k 5 120 sysfs-observe --test 0028 --fixed -q >/tmp/f.out 2>&1
