@@ -5,7 +5,7 @@
 # then guest tests, each in a fresh guest.  Counts every test case, prints
 # a line per failure and closes with `N passed, N failed, N skipped`.
 #
-#   tests/run.sh [GROUP ...]     groups: spdx unit asan guest knobs
+#   tests/run.sh [GROUP ...]     groups: spdx unit asan make guest knobs
 #                                (default all)
 #
 # Environment (set by make): O, KERNEL, VM_BASE, VM_TIMEOUT, SEEDS.
@@ -16,7 +16,7 @@ O=${O:-build}
 SEEDS=${SEEDS:-../shared/seeds/extracted}
 VM_TIMEOUT=${VM_TIMEOUT:-300}
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(spdx unit asan guest knobs)
+[ ${#groups[@]} -gt 0 ] || groups=(spdx unit asan make guest knobs)
 
 passed=0 failed=0 skipped=0
 failures=()
@@ -105,6 +105,7 @@ group_asan() {
 # `ok - ...` / `not ok - ...` lines; its exit status must agree.  What
 # it leaves in /mnt/out, tests/host/<name>.sh (if any) then checks on the
 # host, with tools the guest does not have; its lines count alike.
+# tests/host/<name>.before.sh (if any) prepares the guest's files first.
 run_guest() {
 	local name=$1 timeout=${2:-$VM_TIMEOUT} log=$logdir/guest-$1.log
 	local files=$O/guest/files out=$logdir/guest-$1.out rc np nf ns
@@ -115,9 +116,14 @@ run_guest() {
 	[ -d "$SEEDS" ] && cp "$SEEDS"/* "$files/seeds/"
 	[ -f "$host" ] && outopt=(-o "$out")
 	echo "# guest: $name (timeout ${timeout} s)"
+	if [ -f "tests/host/$name.before.sh" ] &&
+	   ! O=$O bash "tests/host/$name.before.sh" "$files" >"$log" 2>&1; then
+		fail "guest/$name: tests/host/$name.before.sh failed; see $log"
+		return
+	fi
 	scripts/vm.sh -k "$KERNEL" -i "$VM_BASE" -t "$timeout" -f "$files" \
 		"${outopt[@]}" -l "$log.console" -- "bash /mnt/files/$name.sh" \
-		>"$log" 2>&1
+		>>"$log" 2>&1
 	rc=$?
 	if [ -f "$host" ] && [ "$rc" -eq 0 ]; then
 		bash "$host" "$out" >>"$log" 2>&1 || rc=1
@@ -156,10 +162,10 @@ group_guest() {
 	done
 }
 # name[:timeout]; the order is the order of the issues.
-GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 sysfs-sh:420
-	deadlock-fixed:120 observe-0018:240 verdict-fixed:300
-	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-all:600
-	scenarios:900"}
+GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 install:180
+	sysfs-sh:420 deadlock-fixed:120 observe-0018:240 verdict-fixed:300
+	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
+	verdict-all:600 scenarios:900"}
 
 # The kernfs knob kernel (kernfs/): built here when the cache lacks it
 # (about 21 min on 2 cores; a cached build is a no-op), then its own
@@ -207,11 +213,109 @@ group_knobs() {
 	done
 }
 
+# The make targets a user meets first: install/uninstall into DESTDIR,
+# `make vm` handing CMD to the guest's shell untouched, and the README's
+# `make run` (natively where this machine can, else in the guest).
+group_make() {
+	local tmp log=$logdir/make.log rel got want kdir ver
+	tmp=$(mktemp -d)
+	if ! make -s --no-print-directory O="$O" install DESTDIR="$tmp" \
+			>"$log" 2>&1; then
+		fail "make install DESTDIR (see $log)"
+	else
+		rel=$(modinfo -F vermagic "$O/module/test_sysfs.ko" | cut -d' ' -f1)
+		got=$(cd "$tmp" && find . ! -type d | sort | tr '\n' ' ')
+		want="./lib/modules/$rel/extra/test_sysfs.ko"
+		want+=" ./usr/local/sbin/sysfs-observe"
+		want+=" ./usr/local/share/man/man8/sysfs-observe.8 "
+		if [ "$got" = "$want" ]; then
+			pass "make install DESTDIR: exactly the binary, man page, module"
+		else
+			fail "make install DESTDIR: got '$got', want '$want'"
+		fi
+		if [ -x "$tmp/usr/local/sbin/sysfs-observe" ] &&
+		   "$tmp/usr/local/sbin/sysfs-observe" --version >>"$log" 2>&1; then
+			pass "the installed sysfs-observe runs (--version)"
+		else
+			fail "the installed sysfs-observe does not run (see $log)"
+		fi
+		make -s --no-print-directory O="$O" uninstall DESTDIR="$tmp" \
+			>>"$log" 2>&1
+		got=$(cd "$tmp" && find . ! -type d | tr '\n' ' ')
+		if [ -z "$got" ]; then
+			pass "make uninstall DESTDIR removes all install put there"
+		else
+			fail "make uninstall DESTDIR left: $got"
+		fi
+	fi
+	rm -rf "$tmp"
+
+	# DKMS builds the module from what dkms-install puts in /usr/src,
+	# in trees of its own here (no system state touched).
+	tmp=$(mktemp -d)
+	make -s --no-print-directory O="$O" dkms-install DESTDIR="$tmp/root" \
+		>>"$log" 2>&1
+	kdir=$(make -s --no-print-directory kdir)
+	rel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+		"$kdir/include/generated/utsrelease.h")
+	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' module/dkms.conf)
+	dkms build --dkmstree "$tmp/dkms" --sourcetree "$tmp/root/usr/src" \
+		-m test_sysfs -v "$ver" -k "$rel" --kernelsourcedir "$kdir" \
+		>"$logdir/dkms.log" 2>&1
+	got=$(find "$tmp/dkms" -name test_sysfs.ko | head -n 1)
+	if [ -n "$got" ] &&
+	   [ "$(modinfo -F vermagic "$got" | cut -d' ' -f1)" = "$rel" ]; then
+		pass "dkms build of module/dkms.conf: test_sysfs.ko for $rel"
+	else
+		fail "dkms build of module/dkms.conf (see $logdir/dkms.log)"
+	fi
+	rm -rf "$tmp"
+
+	# make vm: $? is the shell's, not make's (a make variable would be
+	# the prerequisite list).
+	got=$(make -s --no-print-directory O="$O" vm VM_TIMEOUT=120 \
+		CMD='false; echo "status=$?"; echo "dollar=$$"' 2>&1 |
+		tr -d '\r' | grep -E '^(status|dollar)=')
+	if grep -qx 'status=1' <<<"$got" && grep -qE '^dollar=[0-9]+$' <<<"$got"; then
+		pass "make vm: CMD reaches the guest's shell untouched"
+	else
+		fail "make vm CMD='false; echo status=\$?': got '$got'"
+	fi
+
+	# The README's first command, both verdicts.
+	make -s --no-print-directory O="$O" run TEST=0028 \
+		>"$logdir/make-run.log" 2>&1
+	got=$(tr -d '\r' <"$logdir/make-run.log")
+	if grep -Eq '^verdict: FAIL: [1-9][0-9]* DEADLOCK-PRONE' <<<"$got" &&
+	   grep -q '^run: sysfs-observe --test 0028 .*: exit 1 ' <<<"$got"; then
+		pass "make run TEST=0028: DEADLOCK-PRONE, the tool's exit 1 reported"
+	else
+		fail "make run TEST=0028 (see $logdir/make-run.log)"
+	fi
+	make -s --no-print-directory O="$O" run TEST=0028 FIXED=1 \
+		>"$logdir/make-run-fixed.log" 2>&1
+	rc=$?
+	got=$(tr -d '\r' <"$logdir/make-run-fixed.log")
+	if [ $rc -eq 0 ] && grep -q '^GATED: ' <<<"$got" &&
+	   grep -Eq '^verdict: PASS: 0 DEADLOCK-PRONE, [1-9][0-9]* GATED' <<<"$got"; then
+		pass "make run TEST=0028 FIXED=1: GATED, exit 0"
+	else
+		fail "make run TEST=0028 FIXED=1: exit $rc (see $logdir/make-run-fixed.log)"
+	fi
+	make -s --no-print-directory O="$O" run TEST=28 >"$log.bad" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q "TEST must be a 4-digit" "$log.bad"; then
+		pass "make run TEST=28: refused with the reason"
+	else
+		fail "make run TEST=28: exit $rc (see $log.bad)"
+	fi
+}
+
 start=$(date +%s)
 for g in "${groups[@]}"; do
 	case $g in
-	spdx|unit|asan|guest|knobs) echo "# group: $g"; "group_$g" ;;
-	*) echo "run.sh: unknown group '$g' (spdx unit asan guest knobs)" >&2
+	spdx|unit|asan|make|guest|knobs) echo "# group: $g"; "group_$g" ;;
+	*) echo "run.sh: unknown group '$g' (spdx unit asan make guest knobs)" >&2
 	   exit 2 ;;
 	esac
 done
