@@ -50,9 +50,9 @@ for id in 0027 0028; do
 	loads=$(grep -c 'interface ready' <<<"$log")
 	unloads=$(grep -c 'removing interface' <<<"$log")
 	stores=$(grep -c 'wrote x' <<<"$log")
-	check "$id: the race ran in $(sub_s "$t0" "$(uptime_s)") s ($loads" \
-	      "loads, $unloads unloads, $stores stores of x)" \
-	      test "$loads" -gt 0 -a "$unloads" -gt 0 -a "$stores" -gt 0
+	ran="$loads loads, $unloads unloads, $stores stores of x"
+	check "$id: the race ran in $(sub_s "$t0" "$(uptime_s)") s ($ran)" \
+		test "$loads" -gt 0 -a "$unloads" -gt 0 -a "$stores" -gt 0
 	splats=$(dmesg_splats "$mark")
 	[ -z "$splats" ] || sed 's/^/# /' <<<"$splats"
 	check "$id: no kernel splat in dmesg" test -z "$splats"
