@@ -106,18 +106,21 @@ group_asan() {
 # it leaves in /mnt/out, tests/host/<name>.sh (if any) then checks on the
 # host, with tools the guest does not have; its lines count alike.
 # tests/host/<name>.before.sh (if any) prepares the guest's files first.
+# run_guest NAME [TIMEOUT [must-run]]: must-run turns a skip into a
+# failure (the knob kernel was built to have what the test needs).
 run_guest() {
-	local name=$1 timeout=${2:-$VM_TIMEOUT} log=$logdir/guest-$1.log
+	local name=$1 timeout=${2:-$VM_TIMEOUT} must=${3:-} log=$logdir/guest-$1.log
 	local files=$O/guest/files out=$logdir/guest-$1.out rc np nf ns
 	local host=tests/host/$name.sh outopt=()
 	rm -rf "$files" "$out"
+	: >"$log"
 	mkdir -p "$files/seeds"
 	cp tests/guest/*.sh "$files/"
 	[ -d "$SEEDS" ] && cp "$SEEDS"/* "$files/seeds/"
 	[ -f "$host" ] && outopt=(-o "$out")
 	echo "# guest: $name (timeout ${timeout} s)"
 	if [ -f "tests/host/$name.before.sh" ] &&
-	   ! O=$O bash "tests/host/$name.before.sh" "$files" >"$log" 2>&1; then
+	   ! O=$O bash "tests/host/$name.before.sh" "$files" >>"$log" 2>&1; then
 		fail "guest/$name: tests/host/$name.before.sh failed; see $log"
 		return
 	fi
@@ -139,7 +142,14 @@ run_guest() {
 	124) fail "guest/$name: guest hung (VM_TIMEOUT=$timeout); see $log" ;;
 	125) fail "guest/$name: guest died (panic?); see $log" ;;
 	4)   # Its own "# SKIP" lines counted already; else the test is one.
-	     if [ "$ns" -gt 0 ]; then
+	     # A "not ok" is a failure whatever the exit status says.
+	     if [ -n "$must" ]; then
+		     passed=$((passed + np))
+		     fail "guest/$name: skipped on a kernel built for it: $(grep -m1 '^# SKIP' "$log" | cut -c8-)"
+	     elif [ "$nf" -gt 0 ]; then
+		     passed=$((passed + np))
+		     fail "guest/$name: exit 4 (skip) with $nf not ok; see $log" "$nf"
+	     elif [ "$ns" -gt 0 ]; then
 		     passed=$((passed + np))
 		     echo "ok - guest/$name # SKIP ($ns skipped, $np passed)"
 	     else
@@ -209,7 +219,8 @@ group_knobs() {
 		return
 	fi
 	for t in $KNOB_GUEST_TESTS; do
-		run_guest "${t%%:*}" "$(echo "$t" | sed -n 's/^[^:]*:\([0-9]*\)$/\1/p')"
+		run_guest "${t%%:*}" \
+			"$(echo "$t" | sed -n 's/^[^:]*:\([0-9]*\)$/\1/p')" must-run
 	done
 }
 
@@ -320,6 +331,8 @@ for g in "${groups[@]}"; do
 	esac
 done
 echo "# $(( $(date +%s) - start )) s"
+# A run where nothing passed proved nothing, whatever it skipped.
+[ "$passed" -gt 0 ] || fail "no test passed (${skipped} skipped)"
 for f in "${failures[@]}"; do echo "# FAILED: $f"; done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
