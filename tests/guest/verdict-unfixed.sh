@@ -27,6 +27,10 @@ if grep -q '^DEADLOCK: ' "$obs_out"; then
 		"$obs_out"
 	check "$id unfixed: both stacks printed" grep -q \
 		'test_dev_x_store' "$obs_out"
+	check "$id unfixed: the live line says DEADLOCK once" grep -Eq \
+		'^DEADLOCK +[^ :]+/[0-9]+ -> ' "$obs_out"
+	check "$id unfixed: no line says DEADLOCK DEADLOCK" \
+		sh -c "! grep -q 'DEADLOCK DEADLOCK' '$obs_out'"
 else
 	echo "# no hang this run: the race did not close (a verdict only)"
 fi

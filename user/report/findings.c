@@ -325,10 +325,20 @@ bool so_findings_check(struct so_findings *f, uint64_t now_ns)
 	f->have_deadlock = true;
 	mem = open_memstream(&line, &len);
 	if (mem) {
+		char *rest;
+
 		so_deadlock_line(&f->deadlock, mem);
 		fclose(mem);
 		line[strcspn(line, "\n")] = 0;
-		findings_live(f, now_ns, "DEADLOCK", line);
+		/* The line leads with its kind ("DEADLOCK: ", "HANG: "):
+		 * the live stream puts the kind in its own column. */
+		rest = strstr(line, ": ");
+		if (rest) {
+			*rest = 0;
+			findings_live(f, now_ns, line, rest + 2);
+		} else {
+			findings_live(f, now_ns, "DEADLOCK", line);
+		}
 		free(line);
 	}
 	return true;
