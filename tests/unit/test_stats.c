@@ -148,6 +148,23 @@ static void test_errnos_and_timing(void **state)
 }
 
 /* Many tasks at once: the pending table grows and reuses its slots. */
+/* A trace file's ret is any int64: the extremes must neither overflow
+ * (UBSan halts on -INT64_MIN) nor pass for an errno. */
+static void test_errnos_extremes(void **state)
+{
+	struct so_errnos e;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	so_errnos_add(&e, INT64_MIN);
+	so_errnos_add(&e, INT64_MAX);
+	so_errnos_add(&e, -5);
+	assert_int_equal(e.len, 2);
+	assert_int_equal(e.slots[0].err, INT32_MAX);
+	assert_int_equal(e.slots[0].count, 2);
+	assert_int_equal(e.slots[1].err, 5);
+}
+
 static void test_many_tasks(void **state)
 {
 	struct so_stats st;
@@ -184,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_unpaired),
 		cmocka_unit_test(test_anonymous_contention),
 		cmocka_unit_test(test_errnos_and_timing),
+		cmocka_unit_test(test_errnos_extremes),
 		cmocka_unit_test(test_many_tasks),
 	};
 

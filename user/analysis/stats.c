@@ -42,7 +42,10 @@ void so_hist_add(struct so_hist *h, uint64_t ns)
 
 void so_errnos_add(struct so_errnos *e, int64_t err)
 {
-	int32_t pos = err < 0 ? (int32_t)-err : (int32_t)err;
+	/* From a trace file err is anything: -INT64_MIN overflows, and a
+	 * magnitude past int32 is no errno (kept apart as INT32_MAX). */
+	uint64_t mag = err < 0 ? 0 - (uint64_t)err : (uint64_t)err;
+	int32_t pos = mag > INT32_MAX ? INT32_MAX : (int32_t)mag;
 	uint32_t i;
 
 	for (i = 0; i < e->len; i++) {

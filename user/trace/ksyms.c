@@ -177,10 +177,13 @@ static void ksyms_sort(struct ksyms *ks)
 	/* A module's symbols are read again after each load of it: keep
 	 * one of each (module names are interned, so pointers compare). */
 	for (i = j = 0; i < ks->len; i++) {
-		struct ksym *s = &ks->syms[i], *kept = &ks->syms[j - 1];
+		struct ksym *s = &ks->syms[i];
+		/* &syms[j - 1] with j == 0 is undefined even unread. */
+		struct ksym *kept = j ? &ks->syms[j - 1] : NULL;
 
-		if (j && s->addr == kept->addr && s->module == kept->module &&
-		    s->type == kept->type && !strcmp(s->name, kept->name)) {
+		if (kept && s->addr == kept->addr &&
+		    s->module == kept->module && s->type == kept->type &&
+		    !strcmp(s->name, kept->name)) {
 			free((char *)s->name);
 			continue;
 		}
