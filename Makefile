@@ -115,7 +115,7 @@ MODULE_SRCS := $(wildcard module/*.c module/*.h) module/Kbuild
 .DELETE_ON_ERROR:
 # Keep intermediates (skeletons, sanitizer objects): no rebuild next time.
 .SECONDARY:
-.PHONY: all deps kernel kdir module vm vm-base run check unit asan spdx \
+.PHONY: all deps kernel kdir module vm vm-base run check unit asan fuzz spdx \
 	guest-check vmlinux-h bench clean distclean help \
 	vm-base-path FORCE
 
@@ -267,8 +267,22 @@ $(O)/asan/%: tests/unit/%.c $(ASAN_LOGIC) $(wildcard tests/unit/*.h)
 unit: $(UNIT_BINS)
 asan: $(ASAN_BINS)
 
+# libFuzzer harnesses over the pure logic, ASan and UBSan halting at the
+# first report (tests/run.sh's fuzz group runs each for FUZZ_SECS).
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	      -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZERS    := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%, \
+		$(wildcard tests/fuzz/fuzz_*.c))
+$(O)/fuzz/%: tests/fuzz/%.c $(USER_LOGIC) $(BPF_SKELS) \
+	     $(wildcard user/*/*.h bpf/*.h)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -std=c11 -D_GNU_SOURCE $(WARN) $(FUZZ_FLAGS) \
+		-Iuser -Ibpf -I$(O)/bpf $< $(USER_LOGIC) -o $@
+fuzz: $(FUZZERS)
+
 # Every test, host and guest; the runner prints `N passed, N failed`.
-check: $(BIN) $(UNIT_BINS) $(ASAN_BINS) $(VM_BASE)
+check: $(BIN) $(UNIT_BINS) $(ASAN_BINS) $(FUZZERS) $(VM_BASE)
 	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) SEEDS=$(SEEDS) \
 		VM_TIMEOUT=$(VM_TIMEOUT) tests/run.sh $(CHECKS)
 

@@ -13,6 +13,7 @@ PKGS=(
 	libbpf-dev libelf-dev zlib1g-dev libzstd-dev # static sysfs-observe
 	pahole                    # module BTF (pahole -J)
 	libcmocka-dev             # host unit tests
+	libclang-rt-14-dev        # libFuzzer, clang's sanitizers (make fuzz)
 	flex bison bc libssl-dev  # the kernfs knob kernel (kernfs/build.sh)
 	qemu-system-x86           # the guest (TCG)
 	busybox-static cpio kmod  # the guest's initramfs, depmod

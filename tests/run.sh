@@ -5,7 +5,7 @@
 # then guest tests, each in a fresh guest.  Counts every test case, prints
 # a line per failure and closes with `N passed, N failed, N skipped`.
 #
-#   tests/run.sh [GROUP ...]     groups: spdx unit asan make guest knobs
+#   tests/run.sh [GROUP ...]     groups: spdx unit asan fuzz make guest knobs
 #                                (default all)
 #
 # Environment (set by make): O, KERNEL, VM_BASE, VM_TIMEOUT, SEEDS.
@@ -16,7 +16,7 @@ O=${O:-build}
 SEEDS=${SEEDS:-../shared/seeds/extracted}
 VM_TIMEOUT=${VM_TIMEOUT:-300}
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(spdx unit asan make guest knobs)
+[ ${#groups[@]} -gt 0 ] || groups=(spdx unit asan fuzz make guest knobs)
 
 passed=0 failed=0 skipped=0
 failures=()
@@ -224,6 +224,36 @@ group_knobs() {
 	done
 }
 
+# Each libFuzzer harness (make fuzz) for FUZZ_SECS on a copy of the
+# corpus: any sanitizer report or crash fails it.  The copy grows with
+# what the run found and is thrown away (the corpus in git stays small).
+FUZZ_SECS=${FUZZ_SECS:-60}
+group_fuzz() {
+	local f name log corpus rc runs
+	for f in "$O"/fuzz/fuzz_*; do
+		[ -x "$f" ] || continue
+		name=$(basename "$f")
+		log=$logdir/$name.log
+		corpus=$(mktemp -d)
+		cp tests/fuzz/corpus/* "$corpus/"
+		# stderr of the target is closed (a bad trace's error line per
+		# run); sanitizer reports still print.
+		"$f" -max_total_time="$FUZZ_SECS" -close_fd_mask=2 \
+			-max_len=65536 -timeout=20 \
+			-artifact_prefix="$logdir/$name-" "$corpus" >"$log" 2>&1
+		rc=$?
+		runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log")
+		if [ $rc -eq 0 ] && [ "${runs:-0}" -gt 0 ]; then
+			pass "$name: ${runs} runs in ${FUZZ_SECS} s, no crash"
+		else
+			fail "$name: exit $rc after ${runs:-0} runs (see $log)"
+			grep -m3 -E 'ERROR|runtime error|SUMMARY' "$log" | sed 's/^/#   /'
+		fi
+		rm -rf "$corpus"
+	done
+	[ -n "${name:-}" ] || fail "fuzz: no harness built (make fuzz)"
+}
+
 # The make targets a user meets first: install/uninstall into DESTDIR,
 # `make vm` handing CMD to the guest's shell untouched, and the README's
 # `make run` (natively where this machine can, else in the guest).
@@ -325,8 +355,8 @@ group_make() {
 start=$(date +%s)
 for g in "${groups[@]}"; do
 	case $g in
-	spdx|unit|asan|make|guest|knobs) echo "# group: $g"; "group_$g" ;;
-	*) echo "run.sh: unknown group '$g' (spdx unit asan make guest knobs)" >&2
+	spdx|unit|asan|fuzz|make|guest|knobs) echo "# group: $g"; "group_$g" ;;
+	*) echo "run.sh: unknown group '$g' (spdx unit asan fuzz make guest knobs)" >&2
 	   exit 2 ;;
 	esac
 done

@@ -65,6 +65,23 @@ static int on_trailer(void *ctx, const struct so_session_end *end)
 
 int replay_report(const char *path, enum so_format format, FILE *out)
 {
+	FILE *in = fopen(path, "rb");
+	int rc;
+
+	if (!in) {
+		fprintf(stderr, "sysfs-observe: failed to open %s: %s\n  "
+			"record one with `sysfs-observe record -o %s ...`\n",
+			path, strerror(errno), path);
+		return SO_EXIT_USAGE;
+	}
+	rc = replay_report_file(in, path, format, out);
+	fclose(in);
+	return rc;
+}
+
+int replay_report_file(FILE *in, const char *path, enum so_format format,
+		       FILE *out)
+{
 	const struct tf_handlers handlers = {
 		.session = on_session,
 		.event = on_event,
@@ -76,18 +93,9 @@ int replay_report(const char *path, enum so_format format, FILE *out)
 	struct so_report r = { 0 };
 	char err[256];
 	int rc = SO_EXIT_FAIL;
-	FILE *in;
 
 	if (!rp)
 		return SO_EXIT_FAIL;
-	in = fopen(path, "rb");
-	if (!in) {
-		fprintf(stderr, "sysfs-observe: failed to open %s: %s\n  "
-			"record one with `sysfs-observe record -o %s ...`\n",
-			path, strerror(errno), path);
-		free(rp);
-		return SO_EXIT_USAGE;
-	}
 	rp->ksyms = ksyms_new();
 	rp->names = so_names_new(rp->ksyms);
 	so_stats_init(&rp->stats);
@@ -123,7 +131,6 @@ int replay_report(const char *path, enum so_format format, FILE *out)
 	rc = so_findings_exit_code(&rp->findings) ? SO_EXIT_FAIL :
 						    SO_EXIT_PASS;
 out:
-	fclose(in);
 	so_findings_fini(&rp->findings);
 	so_pipeline_fini(&rp->pipeline);
 	so_stats_fini(&rp->stats);

@@ -11,5 +11,8 @@
 
 /* Returns the kselftest exit status; errors name the file and offset. */
 int replay_report(const char *path, enum so_format format, FILE *out);
+/* The same from an open stream; `path` names it in errors. */
+int replay_report_file(FILE *in, const char *path, enum so_format format,
+		       FILE *out);
 
 #endif /* SO_REPLAY_H */
