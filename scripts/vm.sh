@@ -88,9 +88,26 @@ qemu-system-x86_64 -machine pc,accel=tcg -cpu max -smp 2 -m 1G \
 	"${qemu_disk[@]}" </dev/null &
 qpid=$!
 
-# Wait for QEMU or the deadline, whichever comes first.
+# Wait for QEMU or the deadline, whichever comes first.  A guest whose
+# command has ended (its status and files are out) gets POWEROFF_GRACE
+# seconds to power off: a kernel wedged on purpose may never manage it,
+# and that is not the command's failure.
 deadline=$(( $(date +%s) + timeout ))
+grace=${POWEROFF_GRACE:-15}
+poweroff_by=
 while kill -0 "$qpid" 2>/dev/null; do
+	if [ -z "$poweroff_by" ] &&
+	   tail -c 65536 "$log" 2>/dev/null | grep -q '@@vm-poweroff@@'; then
+		poweroff_by=$(( $(date +%s) + grace ))
+	fi
+	if [ -n "$poweroff_by" ] && [ "$(date +%s)" -ge "$poweroff_by" ]; then
+		kill -KILL "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+		qpid= qrc=137
+		echo "vm: the guest did not power off ${grace} s after its" \
+		     "command ended (a wedged kernel?): QEMU stopped" >&2
+		break
+	fi
 	if [ "$(date +%s)" -ge "$deadline" ]; then
 		kill -TERM "$qpid" 2>/dev/null || true
 		sleep 2
@@ -105,7 +122,9 @@ while kill -0 "$qpid" 2>/dev/null; do
 	fi
 	sleep 0.2
 done
-wait "$qpid" && qrc=0 || qrc=$?
+if [ -n "$qpid" ]; then
+	wait "$qpid" && qrc=0 || qrc=$?
+fi
 qpid=
 
 rc=$(tr -d '\r' <"$log" | sed -n 's/^@@vm-exit \([0-9]*\)@@$/\1/p' | tail -n1)
