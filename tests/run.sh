@@ -323,6 +323,21 @@ group_make() {
 		fail "make vm CMD='false; echo status=\$?': got '$got'"
 	fi
 
+	# A guest that hangs after its command ended (a kernel wedged on
+	# purpose cannot power off) is stopped with the command's status,
+	# not reported as a hang after VM_TIMEOUT.
+	local t0=$SECONDS
+	POWEROFF_GRACE=3 scripts/vm.sh -k "$KERNEL" -i "$VM_BASE" -t 120 -- \
+		'echo "@@vm-exit 7@@"; echo "@@vm-poweroff@@"; sleep 1000' \
+		>"$log.grace" 2>&1
+	rc=$?
+	if [ $rc -eq 7 ] && [ $((SECONDS - t0)) -lt 110 ] &&
+	   grep -q 'did not power off 3 s after' "$log.grace"; then
+		pass "vm.sh: a guest stuck in poweroff is stopped, status kept"
+	else
+		fail "vm.sh: stuck poweroff: exit $rc after $((SECONDS - t0)) s (see $log.grace)"
+	fi
+
 	# The README's first command, both verdicts.
 	make -s --no-print-directory O="$O" run TEST=0028 \
 		>"$logdir/make-run.log" 2>&1
