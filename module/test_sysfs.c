@@ -117,6 +117,15 @@ module_param(enable_try_module_get, bool, 0444);
 MODULE_PARM_DESC(enable_try_module_get,
 		 "run every show / store under try_module_get(), -ENODEV once rmmod began");
 
+/*
+ * A planted bug for the test suite's negative control: a test runner
+ * that reports PASS here is a runner that cannot fail.
+ */
+static bool inject_y_fault;
+module_param(inject_y_fault, bool, 0444);
+MODULE_PARM_DESC(inject_y_fault,
+		 "test the tests: y stores set x + value + 8, not + 7");
+
 enum sysfs_test_devtype {
 	TESTDEV_TYPE_MISC = 0,
 	TESTDEV_TYPE_BLOCK,
@@ -420,7 +429,7 @@ static ssize_t test_dev_y_store(struct sysfs_test_device *test_dev,
 	}
 
 	msleep(test_dev->config.write_delay_msec_y);
-	test_dev->y = test_dev->x + y + 7;
+	test_dev->y = test_dev->x + y + (inject_y_fault ? 8 : 7);
 
 	if (enable_verbose_writes)
 		dev_info(test_dev->dev, "wrote y = %d\n", test_dev->y);

@@ -172,7 +172,7 @@ group_guest() {
 	done
 }
 # name[:timeout]; the order is the order of the issues.
-GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 install:180
+GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 install:180
 	sysfs-sh:420 deadlock-fixed:120 observe-0018:240 verdict-fixed:300
 	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
 	verdict-all:600 scenarios:900"}
