@@ -12,10 +12,13 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
 	struct scratch *s;
 	__u64 class_id;
 
-	count(SO_CNT_MUTEX_CALLS);
 	ts = task_observed();
+	if (!ts)
+		return 0;
+	/* Only calls past the cheap check: what observing costs. */
+	count(SO_CNT_MUTEX_CALLS);
 	s = get_scratch();
-	if (!ts || !s)
+	if (!s)
 		return 0;
 	class_id = lock_class_of(lock, s->name);
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
@@ -28,10 +31,13 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 					     __u32 flags)
 {
 	struct task_state *ts = task_observed();
-	struct scratch *s = get_scratch();
 	__u64 class_id, waited = 0;
+	struct scratch *s;
 
-	if (!ts || !s || !lock)
+	if (!ts || !lock)
+		return 0;
+	s = get_scratch();
+	if (!s)
 		return 0;
 	class_id = lock_class_of(lock, s->name);
 	if (!(flags & SO_EVF_TRYLOCK) && ts->lock_attempt_ts)
@@ -190,9 +196,12 @@ SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 {
 	struct task_state *ts = task_observed();
-	struct scratch *s = get_scratch();
+	struct scratch *s;
 
-	if (!ts || !s)
+	if (!ts)
+		return 0;
+	s = get_scratch();
+	if (!s)
 		return 0;
 	emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock,
 	     lock_class_of((__u64)lock, s->name), flags, 0, s->name, true);

@@ -181,7 +181,7 @@ enum so_counter {
 	SO_CNT_CLASS_FULL,	/* lock-class table full */
 	SO_CNT_STACK_FAIL,	/* stack not captured */
 	SO_CNT_KERNFS_WRITE,	/* kernfs_fop_write_iter entries */
-	SO_CNT_MUTEX_CALLS,	/* mutex probe hits (all tasks), for overhead */
+	SO_CNT_MUTEX_CALLS,	/* mutex probe hits past the cheap check */
 	SO_CNT_NR,
 };
 

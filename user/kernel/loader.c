@@ -351,17 +351,27 @@ void loader_pause(struct so_loader *l)
 		l->skel->bss->paused = true;
 }
 
-/* Empty a hash map: delete the first key until there is none. */
-static int clear_map(const struct bpf_map *map)
+/*
+ * Empty a hash map: delete the first key until there is none.  With
+ * `nr`, subtract each entry this deleted from the BPF side's count of
+ * them (a probe may delete one at the same time: whoever deletes it
+ * subtracts it, so the count stays exact).
+ */
+static int clear_map(const struct bpf_map *map, volatile __u64 *nr)
 {
 	int fd = bpf_map__fd(map);
 	char key[64];
 
 	if (bpf_map__key_size(map) > sizeof(key))
 		return -E2BIG;
-	while (!bpf_map_get_next_key(fd, NULL, key))
-		if (bpf_map_delete_elem(fd, key) && errno != ENOENT)
+	while (!bpf_map_get_next_key(fd, NULL, key)) {
+		if (!bpf_map_delete_elem(fd, key)) {
+			if (nr)
+				__atomic_fetch_sub(nr, 1, __ATOMIC_SEQ_CST);
+		} else if (errno != ENOENT) {
 			return -errno;
+		}
+	}
 	return 0;
 }
 
@@ -373,11 +383,12 @@ int loader_reset(struct so_loader *l)
 
 	if (!l->skel || ncpu <= 0)
 		return -EINVAL;
-	err = clear_map(l->skel->maps.edges);
+	err = clear_map(l->skel->maps.edges, NULL);
 	if (!err)
-		err = clear_map(l->skel->maps.tasks);
+		err = clear_map(l->skel->maps.tasks, &l->skel->bss->nr_tasks);
 	if (!err)
-		err = clear_map(l->skel->maps.watch_tgids);
+		err = clear_map(l->skel->maps.watch_tgids,
+				&l->skel->bss->nr_watched);
 	if (err)
 		return err;
 	zero = calloc(ncpu, sizeof(*zero));
@@ -396,9 +407,18 @@ int loader_reset(struct so_loader *l)
 int loader_watch_tgid(struct so_loader *l, uint32_t tgid)
 {
 	__u8 one = 1;
+	int err;
 
-	return bpf_map__update_elem(l->skel->maps.watch_tgids, &tgid,
-				    sizeof(tgid), &one, sizeof(one), BPF_ANY);
+	err = bpf_map__update_elem(l->skel->maps.watch_tgids, &tgid,
+				   sizeof(tgid), &one, sizeof(one),
+				   BPF_NOEXIST);
+	if (err == -EEXIST)
+		return 0;
+	/* Counted like the probes count theirs (state.bpf.h nr_watched). */
+	if (!err)
+		__atomic_fetch_add(&l->skel->bss->nr_watched, 1,
+				   __ATOMIC_SEQ_CST);
+	return err;
 }
 
 static void *detach_all(void *arg)
