@@ -465,6 +465,15 @@ bool loader_stop(struct so_loader *l, bool leave_attached)
 	return true;
 }
 
+size_t loader_nr_attached(const struct so_loader *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nr_probes; i++)
+		n += l->probes[i].mode != PROBE_MISSING;
+	return n;
+}
+
 void loader_print_probes(const struct so_loader *l, FILE *out)
 {
 	size_t i;

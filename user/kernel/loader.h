@@ -63,6 +63,8 @@ int loader_watch_tgid(struct so_loader *l, uint32_t tgid);
  * False when detaching did not finish in bounded time: the caller must
  * then exit without touching the loader again. */
 bool loader_stop(struct so_loader *l, bool leave_attached);
+/* How many probes are attached (in whatever mode). */
+size_t loader_nr_attached(const struct so_loader *l);
 /* "fentry", "kprobe", ... per probe, for headers and --probes. */
 void loader_print_probes(const struct so_loader *l, FILE *out);
 

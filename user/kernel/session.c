@@ -541,6 +541,17 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		}
 	}
 
+	/*
+	 * Attached, reset, the workload (if any) started: from here on
+	 * what runs is seen.  Scripts that start `--attach &` wait for this
+	 * line instead of guessing how long loading takes (seconds under
+	 * TCG); stderr, so that it never mixes with the stream or summary.
+	 */
+	if (opts->action == SO_ACT_ATTACH) {
+		fprintf(stderr, "sysfs-observe: observing (%zu probes); "
+			"Ctrl-C to stop\n", loader_nr_attached(&obs->loader));
+		fflush(stderr);
+	}
 	while (!exiting) {
 		int err = loader_poll(&obs->loader, 100);
 		uint64_t now = mono_ns();
