@@ -64,6 +64,7 @@ struct task_state {
 	__u64 stash_obj;
 	__u64 stash_ts;
 	__u64 lock_attempt_ts;	/* mutex/rtnl attempt, for wait time */
+	__u64 contending;	/* mutex in contention_begin, 0 none */
 	__u64 write_kn;		/* the kernfs node being written */
 	__u64 write_class;	/* ... and its class */
 	__u64 write_ts, drain_ts, gendisk_ts, misc_ts, load_ts, knob_ts;
