@@ -47,20 +47,78 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	ts->write_kn = (__u64)kn;
 	ts->write_class = class_id;
 	ts->write_ts = bpf_ktime_get_ns();
-	emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
-	     BPF_CORE_READ(iter, count), 0, s->name, false);
+	if (!count_writes)
+		emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
+		     BPF_CORE_READ(iter, count), 0, s->name, false);
 	return 0;
+}
+
+/* Summary mode: a successful write is only counted; false if it cannot
+ * be (the table is full), and then it is sent like a failed one. */
+static __always_inline bool write_counted(struct task_state *ts, long ret,
+					  __u64 ns)
+{
+	struct so_class_counts *cnt;
+	struct scratch *s;
+
+	if (ret < 0 || paused)
+		return false;
+	cnt = bpf_map_lookup_elem(&class_counts, &ts->write_class);
+	if (!cnt) {
+		s = get_scratch();
+		if (!s)
+			return false;
+		bpf_map_update_elem(&class_counts, &ts->write_class,
+				    &s->zero_counts, BPF_NOEXIST);
+		cnt = bpf_map_lookup_elem(&class_counts, &ts->write_class);
+		if (!cnt)
+			return false;
+	}
+	if (!cnt->writes || ns < cnt->write_ns_min)
+		cnt->write_ns_min = ns;
+	if (ns > cnt->write_ns_max)
+		cnt->write_ns_max = ns;
+	cnt->writes++;
+	cnt->write_bytes += ret;
+	cnt->write_ns_total += ns;
+	return true;
+}
+
+/* The end of a write whose begin was not sent: it names its class. */
+static __always_inline void write_end_alone(struct task_state *ts, long ret,
+					    __u64 ns)
+{
+	struct scratch *s = get_scratch();
+	struct so_event *ev;
+
+	if (!s)
+		return;
+	ev = event_reserve(SO_EV_KN_WRITE_END);
+	if (!ev)
+		return;
+	ev->obj = ts->write_kn;
+	ev->class_id = kn_class((struct kernfs_node *)ts->write_kn, ev->name);
+	ev->arg = ns;
+	ev->ret = ret;
+	ev->flags = SO_EVF_ALONE;
+	event_submit(ev);
 }
 
 static __always_inline int on_write_exit(void *ctx, long ret)
 {
 	struct task_state *ts = task_observed();
+	__u64 ns;
 
 	if (!ts)
 		return 0;
-	if (ts->write_kn)
-		emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0,
-	     bpf_ktime_get_ns() - ts->write_ts, ret, NULL, false);
+	if (ts->write_kn) {
+		ns = bpf_ktime_get_ns() - ts->write_ts;
+		if (!count_writes)
+			emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0, ns, ret,
+			     NULL, false);
+		else if (!write_counted(ts, ret, ns))
+			write_end_alone(ts, ret, ns);
+	}
 	ts->write_kn = 0;
 	context_exit(ts);
 	return 0;

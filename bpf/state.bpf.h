@@ -17,6 +17,8 @@ const volatile __u64 knob_config_addr;
 const volatile __u64 knob_completion_addr;
 const volatile bool observe_all;	/* every task is in context */
 const volatile bool emit_events = true;	/* stream, not only edges */
+/* Summary mode: count successful writes in class_counts, send no event. */
+const volatile bool count_writes;
 const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
 /* --path: only kernfs nodes whose "<parent>/<name>" starts with this. */
 const volatile char filter_path[32];
@@ -119,6 +121,13 @@ struct {
 } events SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);		/* class id */
+	__type(value, struct so_class_counts);
+} class_counts SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, SO_CNT_NR);
 	__type(key, __u32);
@@ -130,6 +139,7 @@ struct scratch {
 	struct task_state zero_task;
 	struct lock_class lock_class;
 	struct so_edge_val edge_val;
+	struct so_class_counts zero_counts;
 	char name[SO_NAME_LEN];
 	char name2[SO_NAME_LEN];
 };

@@ -112,6 +112,9 @@ static void set_knob_addrs(struct so_loader *l)
 	if (wait && wait->mode != PROBE_MISSING)
 		l->skel->rodata->knob_config_addr =
 			ksym_addr("kernfs_config_fail");
+	/* The write timelines pair knob waits with the writes' events. */
+	if (wait && wait->mode != PROBE_MISSING)
+		l->skel->rodata->count_writes = false;
 	if (!done || done->mode == PROBE_MISSING)
 		return;
 	addr = ksym_addr("kernfs_debug_wait_completion");
@@ -266,6 +269,7 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts)
 		goto out;
 	}
 	decide_modes(l, vmlinux_btf, &tr);
+	l->skel->rodata->count_writes = opts->count_writes;
 	set_knob_addrs(l);
 
 	l->skel->rodata->self_tgid = getpid();
@@ -345,6 +349,44 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
 	return 0;
 }
 
+int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
+			void *ctx)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd, c, err = 0;
+	struct so_class_counts *vals, sum;
+	__u64 key, *prev = NULL;
+
+	if (ncpu <= 0 || !l->skel)
+		return -EINVAL;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	fd = bpf_map__fd(l->skel->maps.class_counts);
+	while (!bpf_map_get_next_key(fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, vals)) {
+			err = -errno;
+			continue;
+		}
+		memset(&sum, 0, sizeof(sum));
+		for (c = 0; c < ncpu; c++) {
+			if (!vals[c].writes)
+				continue;
+			if (!sum.writes || vals[c].write_ns_min <
+					   sum.write_ns_min)
+				sum.write_ns_min = vals[c].write_ns_min;
+			if (vals[c].write_ns_max > sum.write_ns_max)
+				sum.write_ns_max = vals[c].write_ns_max;
+			sum.writes += vals[c].writes;
+			sum.write_bytes += vals[c].write_bytes;
+			sum.write_ns_total += vals[c].write_ns_total;
+		}
+		fn(ctx, key, &sum);
+	}
+	free(vals);
+	return err;
+}
+
 void loader_pause(struct so_loader *l)
 {
 	if (l->skel && l->skel->bss)
@@ -384,6 +426,8 @@ int loader_reset(struct so_loader *l)
 	if (!l->skel || ncpu <= 0)
 		return -EINVAL;
 	err = clear_map(l->skel->maps.edges, NULL);
+	if (!err)
+		err = clear_map(l->skel->maps.class_counts, NULL);
 	if (!err)
 		err = clear_map(l->skel->maps.tasks, &l->skel->bss->nr_tasks);
 	if (!err)
