@@ -19,6 +19,7 @@ PKGS=(
 	bash perl-base coreutils diffutils grep sed mawk findutils
 	util-linux debianutils libc-bin procps # sysfs.sh's GNU tools in the guest
 	dpkg-dev                  # dpkg-deb for the guest kernel packages
+	libbpf-tools              # klockstat: the bench's peer (make bench)
 )
 
 missing=()
