@@ -42,12 +42,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (child == 0) {
-		/* Echo until the parent closes its end. */
+		/* Echo until the parent closes its end; our copy of that
+		 * end must go first, or read() never sees EOF. */
+		close(ping[1]);
+		close(pong[0]);
 		while (read(ping[0], &byte, 1) == 1)
 			if (write(pong[1], &byte, 1) != 1)
 				break;
 		_exit(0);
 	}
+	close(ping[0]);
+	close(pong[1]);
 	t0 = now_s();
 	do {
 		/* Check the clock every 256 trips: it is slow under TCG. */
