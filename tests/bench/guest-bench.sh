@@ -128,8 +128,9 @@ END {
 		for (j = 1; j <= nw; j++) {
 			if (!((m[i], w[j]) in v))
 				continue
-			x = med(v[m[i], w[j]])
+			# med() sets lo and hi: bare's first, then this mode's.
 			b = med(v["bare", w[j]])
+			x = med(v[m[i], w[j]])
 			printf "%-10s %-5s %10.0f %10.0f-%-10.0f %6.2f\n", m[i],
 			       w[j], x, lo, hi, b ? x / b : 0
 		}
