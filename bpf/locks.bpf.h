@@ -12,10 +12,13 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
 	struct scratch *s;
 	__u64 class_id;
 
-	count(SO_CNT_MUTEX_CALLS);
 	ts = task_observed();
+	if (!ts)
+		return 0;
+	/* Only calls past the cheap check: what observing costs. */
+	count(SO_CNT_MUTEX_CALLS);
 	s = get_scratch();
-	if (!ts || !s)
+	if (!s)
 		return 0;
 	class_id = lock_class_of(lock, s->name);
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
@@ -28,10 +31,13 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 					     __u32 flags)
 {
 	struct task_state *ts = task_observed();
-	struct scratch *s = get_scratch();
 	__u64 class_id, waited = 0;
+	struct scratch *s;
 
-	if (!ts || !s || !lock)
+	if (!ts || !lock)
+		return 0;
+	s = get_scratch();
+	if (!s)
 		return 0;
 	class_id = lock_class_of(lock, s->name);
 	if (!(flags & SO_EVF_TRYLOCK) && ts->lock_attempt_ts)
@@ -185,15 +191,34 @@ int BPF_KPROBE(kprobe___mutex_init, struct mutex *lock, const char *name)
 	return on_mutex_init(ctx, (__u64)lock, name);
 }
 
-/* Wait times as the kernel itself sees them. */
+/* include/trace/events/lock.h: not in BTF. */
+#define LCB_F_MUTEX	(1U << 5)
+
+/*
+ * Wait times as the kernel itself sees them, for mutexes only (the model
+ * has no other lock).  Spinlocks must stay out: bpf_ringbuf_reserve()
+ * takes the ring buffer's spinlock, and when that is contended its slow
+ * path fires these tracepoints inside our own program; sending an event
+ * from there reserves on the same ring buffer again and spins forever on
+ * the lock this CPU holds (seen as soft lockups with two writers
+ * streaming).  So the begin filters on LCB_F_MUTEX and the end only
+ * answers the begin its task recorded.
+ */
 SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 {
-	struct task_state *ts = task_observed();
-	struct scratch *s = get_scratch();
+	struct task_state *ts;
+	struct scratch *s;
 
-	if (!ts || !s)
+	if (!(flags & LCB_F_MUTEX))
 		return 0;
+	ts = task_observed();
+	if (!ts)
+		return 0;
+	s = get_scratch();
+	if (!s)
+		return 0;
+	ts->contending = (__u64)lock;
 	emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock,
 	     lock_class_of((__u64)lock, s->name), flags, 0, s->name, true);
 	return 0;
@@ -202,8 +227,11 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 SEC("tp_btf/contention_end")
 int BPF_PROG(tp_contention_end, void *lock, int ret)
 {
-	if (!task_observed())
+	struct task_state *ts = task_observed();
+
+	if (!ts || !ts->contending || ts->contending != (__u64)lock)
 		return 0;
+	ts->contending = 0;
 	emit(ctx, SO_EV_CONTENTION_END, (__u64)lock, 0, 0, ret, NULL, false);
 	return 0;
 }

@@ -47,20 +47,78 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	ts->write_kn = (__u64)kn;
 	ts->write_class = class_id;
 	ts->write_ts = bpf_ktime_get_ns();
-	emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
-	     BPF_CORE_READ(iter, count), 0, s->name, false);
+	if (!count_writes)
+		emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
+		     BPF_CORE_READ(iter, count), 0, s->name, false);
 	return 0;
+}
+
+/* Summary mode: a successful write is only counted; false if it cannot
+ * be (the table is full), and then it is sent like a failed one. */
+static __always_inline bool write_counted(struct task_state *ts, long ret,
+					  __u64 ns)
+{
+	struct so_class_counts *cnt;
+	struct scratch *s;
+
+	if (ret < 0 || paused)
+		return false;
+	cnt = bpf_map_lookup_elem(&class_counts, &ts->write_class);
+	if (!cnt) {
+		s = get_scratch();
+		if (!s)
+			return false;
+		bpf_map_update_elem(&class_counts, &ts->write_class,
+				    &s->zero_counts, BPF_NOEXIST);
+		cnt = bpf_map_lookup_elem(&class_counts, &ts->write_class);
+		if (!cnt)
+			return false;
+	}
+	if (!cnt->writes || ns < cnt->write_ns_min)
+		cnt->write_ns_min = ns;
+	if (ns > cnt->write_ns_max)
+		cnt->write_ns_max = ns;
+	cnt->writes++;
+	cnt->write_bytes += ret;
+	cnt->write_ns_total += ns;
+	return true;
+}
+
+/* The end of a write whose begin was not sent: it names its class. */
+static __always_inline void write_end_alone(struct task_state *ts, long ret,
+					    __u64 ns)
+{
+	struct scratch *s = get_scratch();
+	struct so_event *ev;
+
+	if (!s)
+		return;
+	ev = event_reserve(SO_EV_KN_WRITE_END);
+	if (!ev)
+		return;
+	ev->obj = ts->write_kn;
+	ev->class_id = kn_class((struct kernfs_node *)ts->write_kn, ev->name);
+	ev->arg = ns;
+	ev->ret = ret;
+	ev->flags = SO_EVF_ALONE;
+	event_submit(ev);
 }
 
 static __always_inline int on_write_exit(void *ctx, long ret)
 {
 	struct task_state *ts = task_observed();
+	__u64 ns;
 
 	if (!ts)
 		return 0;
-	if (ts->write_kn)
-		emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0,
-	     bpf_ktime_get_ns() - ts->write_ts, ret, NULL, false);
+	if (ts->write_kn) {
+		ns = bpf_ktime_get_ns() - ts->write_ts;
+		if (!count_writes)
+			emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0, ns, ret,
+			     NULL, false);
+		else if (!write_counted(ts, ret, ns))
+			write_end_alone(ts, ret, ns);
+	}
 	ts->write_kn = 0;
 	context_exit(ts);
 	return 0;
@@ -93,10 +151,35 @@ int BPF_KRETPROBE(kretprobe_kernfs_fop_write_iter, long ret)
 	return on_write_exit(ctx, ret);
 }
 
-/* Reads are a context too: show() runs under an active reference. */
-static __always_inline int on_read_entry(void)
+#define SYSFS_MAGIC	0x62656572	/* include/uapi/linux/magic.h */
+
+/*
+ * Reads are a context too: show() runs under an active reference, and a
+ * show() that takes a lock the removal path holds while draining is the
+ * read half of the same deadlock.  But only sysfs reads, where drivers'
+ * show()s live: kernfs also serves cgroupfs, which daemons read all the
+ * time, and each such read made every mutex of the system pay the slow
+ * path for its duration while finding nothing this tool is for.  Watched
+ * processes keep every read.  `reads` pairs the exit with an entry that
+ * was a context, so a skipped read never ends someone else's context.
+ */
+static __always_inline bool read_observed(struct kiocb *iocb)
 {
-	context_enter();
+	if (observe_all || BPF_CORE_READ(iocb, ki_filp, f_inode, i_sb,
+					 s_magic) == SYSFS_MAGIC)
+		return true;
+	return tgid_watched(current_tgid());
+}
+
+static __always_inline int on_read_entry(struct kiocb *iocb)
+{
+	struct task_state *ts;
+
+	if (!read_observed(iocb))
+		return 0;
+	ts = context_enter();
+	if (ts)
+		ts->reads++;
 	return 0;
 }
 
@@ -104,15 +187,17 @@ static __always_inline int on_read_exit(void)
 {
 	struct task_state *ts = task_observed();
 
-	if (ts)
-		context_exit(ts);
+	if (!ts || !ts->reads)
+		return 0;
+	ts->reads--;
+	context_exit(ts);
 	return 0;
 }
 
 SEC("fentry/kernfs_fop_read_iter")
-int BPF_PROG(fentry_kernfs_fop_read_iter)
+int BPF_PROG(fentry_kernfs_fop_read_iter, struct kiocb *iocb)
 {
-	return on_read_entry();
+	return on_read_entry(iocb);
 }
 
 SEC("fexit/kernfs_fop_read_iter")
@@ -122,9 +207,9 @@ int BPF_PROG(fexit_kernfs_fop_read_iter)
 }
 
 SEC("kprobe/kernfs_fop_read_iter")
-int BPF_KPROBE(kprobe_kernfs_fop_read_iter)
+int BPF_KPROBE(kprobe_kernfs_fop_read_iter, struct kiocb *iocb)
 {
-	return on_read_entry();
+	return on_read_entry(iocb);
 }
 
 SEC("kretprobe/kernfs_fop_read_iter")
@@ -138,10 +223,13 @@ static __always_inline int on_get_active_exit(void *ctx,
 					      bool got)
 {
 	struct task_state *ts = task_observed();
-	struct scratch *s = get_scratch();
+	struct scratch *s;
 	__u64 class_id;
 
-	if (!ts || !s || !kn)
+	if (!ts || !kn)
+		return 0;
+	s = get_scratch();
+	if (!s)
 		return 0;
 	class_id = kn_class(kn, s->name);
 	if (!kn_wanted(s->name))
@@ -215,11 +303,14 @@ int BPF_KPROBE(kprobe_kernfs_put_active, struct kernfs_node *kn)
 static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
 {
 	struct task_state *ts = task_observed();
-	struct scratch *s = get_scratch();
+	struct scratch *s;
 	__u64 class_id;
 	int active;
 
-	if (!ts || !s || !kn)
+	if (!ts || !kn)
+		return 0;
+	s = get_scratch();
+	if (!s)
 		return 0;
 	class_id = kn_class(kn, s->name);
 	if (!kn_wanted(s->name))
@@ -439,8 +530,10 @@ static __always_inline int on_try_module_get_exit(void *ctx,
 	if (!mod)	/* very common: built-in code passes NULL */
 		return 0;
 	ts = task_observed();
+	if (!ts)
+		return 0;
 	s = get_scratch();
-	if (!ts || !s)
+	if (!s)
 		return 0;
 	class_id = mod_class(mod, s->name);
 	if (filter_mod_class && class_id != filter_mod_class)
@@ -492,8 +585,10 @@ static __always_inline int on_module_put(void *ctx, struct module *mod)
 	if (!mod)
 		return 0;
 	ts = task_observed();
+	if (!ts)
+		return 0;
 	s = get_scratch();
-	if (!ts || !s)
+	if (!s)
 		return 0;
 	class_id = mod_class(mod, s->name);
 	if (filter_mod_class && class_id != filter_mod_class)
@@ -732,28 +827,43 @@ int BPF_KRETPROBE(kretprobe_misc_deregister)
 }
 
 /* debugfs writes (reset_first_test_dev) remove devices under locks. */
+static __always_inline int on_debugfs_write_entry(void)
+{
+	context_enter();
+	return 0;
+}
+
+static __always_inline int on_debugfs_write_exit(void)
+{
+	struct task_state *ts = task_observed();
+
+	if (ts)
+		context_exit(ts);
+	return 0;
+}
+
 SEC("fentry/full_proxy_write")
 int BPF_PROG(fentry_full_proxy_write)
 {
-	return on_read_entry();
+	return on_debugfs_write_entry();
 }
 
 SEC("fexit/full_proxy_write")
 int BPF_PROG(fexit_full_proxy_write)
 {
-	return on_read_exit();
+	return on_debugfs_write_exit();
 }
 
 SEC("kprobe/full_proxy_write")
 int BPF_KPROBE(kprobe_full_proxy_write)
 {
-	return on_read_entry();
+	return on_debugfs_write_entry();
 }
 
 SEC("kretprobe/full_proxy_write")
 int BPF_KRETPROBE(kretprobe_full_proxy_write)
 {
-	return on_read_exit();
+	return on_debugfs_write_exit();
 }
 
 #include "locks.bpf.h"
@@ -764,11 +874,37 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(tp_sched_process_fork, struct task_struct *parent,
 	     struct task_struct *child)
 {
-	__u32 ptgid = BPF_CORE_READ(parent, tgid);
-	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u32 ptgid, ctgid;
 	__u8 one = 1;
 
-	if (ptgid != ctgid && bpf_map_lookup_elem(&watch_tgids, &ptgid))
-		bpf_map_update_elem(&watch_tgids, &ctgid, &one, BPF_ANY);
+	if (!nr_watched)
+		return 0;
+	ptgid = BPF_CORE_READ(parent, tgid);
+	ctgid = BPF_CORE_READ(child, tgid);
+	if (ptgid != ctgid && bpf_map_lookup_elem(&watch_tgids, &ptgid) &&
+	    !bpf_map_update_elem(&watch_tgids, &ctgid, &one, BPF_NOEXIST))
+		__sync_fetch_and_add(&nr_watched, 1);
+	return 0;
+}
+
+/*
+ * A task's state goes with the task, and a process stops being watched
+ * when its leader exits: otherwise both tables only grow (1000 writers a
+ * burst in 0008), and the cheap check of nr_tasks never sees 0 again.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(tp_sched_process_exit, struct task_struct *task)
+{
+	__u32 tid, tgid;
+
+	if (!nr_tasks && !nr_watched)
+		return 0;
+	tid = BPF_CORE_READ(task, pid);
+	tgid = BPF_CORE_READ(task, tgid);
+	if (nr_tasks)
+		task_delete(tid);
+	if (tid == tgid && nr_watched &&
+	    !bpf_map_delete_elem(&watch_tgids, &tgid))
+		__sync_fetch_and_sub(&nr_watched, 1);
 	return 0;
 }

@@ -100,6 +100,12 @@ enum so_knob_point {
 #define SO_EVF_GOING		0x4	/* task was removing a GOING module */
 #define SO_EVF_KNOB_STATE	0x8	/* knob wait: the knob state was read */
 #define SO_EVF_KNOB_SEEN	0x10	/* knob wake: completions are probed */
+/*
+ * A write's end sent without its begin (summary mode: successful writes
+ * are counted in `class_counts`, not sent; this one failed, or could not
+ * be counted): class_id and name are set, arg is the write's ns.
+ */
+#define SO_EVF_ALONE		0x20
 
 /* One record on the ring buffer.  `name` depends on `type` (see above). */
 struct so_event {
@@ -171,6 +177,19 @@ struct so_edge_event {
 	char to_name[SO_NAME_LEN];
 };
 
+/*
+ * Per-class figures the kernel counts itself (per CPU, summed by user
+ * space at the end) instead of sending an event per occurrence: in
+ * summary mode, the writes that succeeded.  Not stored in trace files.
+ */
+struct so_class_counts {
+	__u64 writes;
+	__u64 write_bytes;
+	__u64 write_ns_total;
+	__u64 write_ns_min;	/* valid when writes > 0 */
+	__u64 write_ns_max;
+};
+
 /* Indexes into the per-CPU counter array `counters`. */
 enum so_counter {
 	SO_CNT_EVENTS,		/* events submitted */
@@ -181,7 +200,7 @@ enum so_counter {
 	SO_CNT_CLASS_FULL,	/* lock-class table full */
 	SO_CNT_STACK_FAIL,	/* stack not captured */
 	SO_CNT_KERNFS_WRITE,	/* kernfs_fop_write_iter entries */
-	SO_CNT_MUTEX_CALLS,	/* mutex probe hits (all tasks), for overhead */
+	SO_CNT_MUTEX_CALLS,	/* mutex probe hits past the cheap check */
 	SO_CNT_NR,
 };
 

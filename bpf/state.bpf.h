@@ -17,6 +17,8 @@ const volatile __u64 knob_config_addr;
 const volatile __u64 knob_completion_addr;
 const volatile bool observe_all;	/* every task is in context */
 const volatile bool emit_events = true;	/* stream, not only edges */
+/* Summary mode: count successful writes in class_counts, send no event. */
+const volatile bool count_writes;
 const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
 /* --path: only kernfs nodes whose "<parent>/<name>" starts with this. */
 const volatile char filter_path[32];
@@ -32,6 +34,18 @@ volatile bool paused;
  */
 volatile __u64 knob_completed_ns;
 
+/*
+ * How many entries `tasks` and `watch_tgids` hold.  While both are 0 (and
+ * observe_all is off) no task can be in an observed context, so every
+ * global probe (mutex_lock and friends on every CPU of the system) returns
+ * after reading these two words instead of doing hash look-ups.  Whoever
+ * inserts an entry adds one, whoever deletes it (BPF, or user space through
+ * the mmapped .bss when a session is reset) subtracts one: the count is
+ * exact, and a task always sees its own insertion.
+ */
+volatile __u64 nr_tasks;
+volatile __u64 nr_watched;
+
 struct held_entry {
 	__u64 class_id;
 	__u64 obj;
@@ -44,12 +58,15 @@ struct held_entry {
 struct task_state {
 	__u32 depth;		/* nesting of observed contexts */
 	__u32 nheld;
+	__u32 reads;		/* ... of which sysfs reads (see on_read_entry) */
+	__u32 pad;
 	__u64 deleting;		/* module class this task is deleting */
 	__u64 going;		/* ... and it is GOING now */
 	/* kretprobe stashes: what the entry saw, for the return */
 	__u64 stash_obj;
 	__u64 stash_ts;
 	__u64 lock_attempt_ts;	/* mutex/rtnl attempt, for wait time */
+	__u64 contending;	/* mutex in contention_begin, 0 none */
 	__u64 write_kn;		/* the kernfs node being written */
 	__u64 write_class;	/* ... and its class */
 	__u64 write_ts, drain_ts, gendisk_ts, misc_ts, load_ts, knob_ts;
@@ -104,6 +121,13 @@ struct {
 } events SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);		/* class id */
+	__type(value, struct so_class_counts);
+} class_counts SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, SO_CNT_NR);
 	__type(key, __u32);
@@ -115,6 +139,7 @@ struct scratch {
 	struct task_state zero_task;
 	struct lock_class lock_class;
 	struct so_edge_val edge_val;
+	struct so_class_counts zero_counts;
 	char name[SO_NAME_LEN];
 	char name2[SO_NAME_LEN];
 };
@@ -151,29 +176,55 @@ static __always_inline __u32 current_tgid(void)
 	return bpf_get_current_pid_tgid() >> 32;
 }
 
+/* The cheap check every global probe makes first (see nr_tasks). */
+static __always_inline bool nothing_observed(void)
+{
+	return !observe_all && !nr_tasks && !nr_watched;
+}
+
+static __always_inline bool tgid_watched(__u32 tgid)
+{
+	return nr_watched && bpf_map_lookup_elem(&watch_tgids, &tgid);
+}
+
+/* A zeroed state for `tid`, counted in nr_tasks; NULL when full. */
+static __always_inline struct task_state *task_insert(__u32 tid)
+{
+	struct scratch *s = get_scratch();
+
+	if (!s)
+		return NULL;
+	if (!bpf_map_update_elem(&tasks, &tid, &s->zero_task, BPF_NOEXIST))
+		__sync_fetch_and_add(&nr_tasks, 1);
+	else if (!bpf_map_lookup_elem(&tasks, &tid))
+		count(SO_CNT_TASK_FULL);
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
+static __always_inline void task_delete(__u32 tid)
+{
+	if (!bpf_map_delete_elem(&tasks, &tid))
+		__sync_fetch_and_sub(&nr_tasks, 1);
+}
+
 /* The task's state if it is inside an observed context, else NULL. */
 static __always_inline struct task_state *task_observed(void)
 {
-	__u32 tid = current_tid(), tgid = current_tgid();
+	__u32 tid, tgid;
 	struct task_state *ts;
-	struct scratch *s;
 
+	if (nothing_observed())
+		return NULL;
+	tid = current_tid();
+	tgid = current_tgid();
 	if (tgid == self_tgid)
 		return NULL;
 	ts = bpf_map_lookup_elem(&tasks, &tid);
 	if (ts)
 		return ts;
-	if (!observe_all && !bpf_map_lookup_elem(&watch_tgids, &tgid))
+	if (!observe_all && !tgid_watched(tgid))
 		return NULL;
-	s = get_scratch();
-	if (!s)
-		return NULL;
-	if (bpf_map_update_elem(&tasks, &tid, &s->zero_task, BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&tasks, &tid)) {
-		count(SO_CNT_TASK_FULL);
-		return NULL;
-	}
-	return bpf_map_lookup_elem(&tasks, &tid);
+	return task_insert(tid);
 }
 
 /* Enter an observed context: kernfs write, module load/unload, removal. */
@@ -181,22 +232,14 @@ static __always_inline struct task_state *context_enter(void)
 {
 	__u32 tid = current_tid();
 	struct task_state *ts;
-	struct scratch *s;
 
 	if (current_tgid() == self_tgid)
 		return NULL;
-	ts = bpf_map_lookup_elem(&tasks, &tid);
-	if (!ts) {
-		s = get_scratch();
-		if (!s)
-			return NULL;
-		if (bpf_map_update_elem(&tasks, &tid, &s->zero_task,
-					BPF_NOEXIST))
-			count(SO_CNT_TASK_FULL);
-		ts = bpf_map_lookup_elem(&tasks, &tid);
-		if (!ts)
-			return NULL;
-	}
+	ts = nr_tasks ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
+	if (!ts)
+		ts = task_insert(tid);
+	if (!ts)
+		return NULL;
 	ts->depth++;
 	return ts;
 }
@@ -208,9 +251,8 @@ static __always_inline void context_exit(struct task_state *ts)
 
 	if (ts->depth)
 		ts->depth--;
-	if (!ts->depth && !ts->nheld && !ts->deleting &&
-	    !bpf_map_lookup_elem(&watch_tgids, &tgid))
-		bpf_map_delete_elem(&tasks, &tid);
+	if (!ts->depth && !ts->nheld && !ts->deleting && !tgid_watched(tgid))
+		task_delete(tid);
 }
 
 static __always_inline struct so_event *event_reserve(__u32 type)

@@ -21,6 +21,7 @@ PKGS=(
 	util-linux debianutils libc-bin procps # sysfs.sh's GNU tools in the guest
 	dpkg-dev                  # dpkg-deb for the guest kernel packages
 	dkms                      # the test of module/dkms.conf
+	libbpf-tools              # klockstat: the bench's peer (make bench)
 )
 
 missing=()

@@ -53,6 +53,11 @@ for t in "${gnu_tools[@]}"; do
 				  "run scripts/deps.sh" >&2; exit 1; }
 	copy_with_libs "$p" /usr/bin/
 done
+# The bench's peer (make bench), when libbpf-tools is installed.
+for t in klockstat; do
+	p=$(PATH=$PATH:/usr/sbin:/sbin type -P "$t") &&
+		copy_with_libs "$p" /usr/bin/
+done
 ln -sf mawk "$stage/usr/bin/awk"
 ln -sf ../usr/bin/bash "$stage/bin/bash"
 for k in modprobe insmod rmmod lsmod depmod modinfo; do

@@ -5,7 +5,7 @@
 # exit with that command's status.
 #
 #   vm.sh -k KERNEL_IMAGE -i BASE.cpio [-f FILES_DIR] [-o OUT_DIR]
-#         [-t TIMEOUT_S] [-l LOG] -- COMMAND
+#         [-t TIMEOUT_S] [-l LOG] [-c CLOCK_ARGS] -- COMMAND
 #
 # Exit status: the guest command's, or
 #   124  the guest did not finish within TIMEOUT_S (hung): QEMU killed
@@ -19,7 +19,10 @@ usage() {
 }
 
 kernel= base= files= outdir= timeout=${VM_TIMEOUT:-300} log=
-while getopts "k:i:f:o:t:l:" opt; do
+# The guest's clock: TSC is unstable under TCG, so tests use HPET.  The
+# bench passes -c 'tsc=reliable clocksource=tsc' (tests/bench).
+clock="tsc=unstable"
+while getopts "k:i:f:o:t:l:c:" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) base=$OPTARG ;;
@@ -27,6 +30,7 @@ while getopts "k:i:f:o:t:l:" opt; do
 	o) outdir=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
+	c) clock=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -84,7 +88,7 @@ qemu-system-x86_64 -machine pc,accel=tcg -cpu max -smp 2 -m 1G \
 	-display none -monitor none -no-reboot \
 	-chardev "stdio,id=con,signal=off,logfile=$log" -serial chardev:con \
 	-kernel "$kernel" -initrd "$work/initrd" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off tsc=unstable" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off $clock" \
 	"${qemu_disk[@]}" </dev/null &
 qpid=$!
 

@@ -1,50 +1,148 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #
-# Runs in the guest: writes/s to test_dev_x with 1 and 2 writer threads,
-# bare, under `--attach -q`, with the live stream to /dev/null, and
-# recording; prints a table of rates, ratios to bare, and losses.
-# Figures under TCG are for ratios, not absolutes.
-secs=${BENCH_SECS:-4}
+# Runs in the guest (make bench): what observing costs, as ratios to bare
+# runs of the same boot.  Figures only, never a test: under TCG absolute
+# rates mean little and the spread is wide, so every mode runs in each of
+# BENCH_ROUNDS interleaved rounds and the table shows medians and min-max.
+#
+# Modes: bare; floor (empty fentry/fexit programs where one write
+# passes); sysfs-observe --attach -q, live stream (to a tmpfs file),
+# record; klockstat (libbpf-tools) where it is installed.
+# Workloads: pwrite loop on test_dev_x with enable_lock=1 (the store takes
+# the driver's mutex) from 1 and 2 threads; a pipe ping-pong between two
+# processes, mutex work outside every observed context.
+secs=${BENCH_SECS:-3}
+rounds=${BENCH_ROUNDS:-3}
 attr=/sys/devices/virtual/misc/test_sysfs0/test_dev_x
-modprobe test_sysfs || exit 1
+results=/tmp/bench.results	# MODE WORKLOAD ROUND RATE
+costs=/tmp/bench.costs		# MODE ROUND LOST CPU_S MEMLOCK_BYTES
+modprobe test_sysfs enable_lock=1 || exit 1
+: >$results
+: >$costs
 
-rate() { so-bench-writer "$attr" "$1" "$secs" | awk '{print $8}'; }
+modes="bare floor quiet stream record"
+type -P klockstat >/dev/null && modes="$modes klockstat"
+hz=$(getconf CLK_TCK)
 
-# observe MODE THREADS: start the observer, measure, stop it; prints
-# "rate losses".
-observe() {
-	local mode=$1 n=$2 pid r
-	rm -f /tmp/obs.out /tmp/obs.summary
-	case $mode in
-	quiet)  sysfs-observe --attach -q >/tmp/obs.summary 2>&1 & ;;
-	# The stream goes to a tmpfs file, not /dev/null, to keep the
-	# summary that follows it: the cost of formatting is what counts.
-	stream) sysfs-observe --attach >/tmp/obs.out 2>&1 & ;;
-	record) sysfs-observe record -o /tmp/bench.trace -q --attach \
-			>/tmp/obs.summary 2>&1 & ;;
-	esac
-	pid=$!
-	# Loading and attaching take seconds under TCG; the quiet modes
-	# print nothing until the end, so give every mode the same wait.
-	sleep 6
-	r=$(rate "$n")
-	kill -INT $pid
-	wait $pid
-	[ $mode = stream ] && sed -n '/^# sysfs-observe/,$p' /tmp/obs.out \
-		>/tmp/obs.summary
-	echo "$r $(awk '/^# lost events:/{print $4}' /tmp/obs.summary)"
+workloads() {
+	local mode=$1 round=$2
+	echo "$mode w1 $round $(so-bench-writer $attr 1 $secs | awk '{print $8}')"
+	echo "$mode w2 $round $(so-bench-writer $attr 2 $secs | awk '{print $8}')"
+	echo "$mode pipe $round $(so-bench-pipe $secs | awk '{print $6}')"
 }
 
-printf '%-8s %7s %12s %8s %8s\n' mode threads writes/s ratio lost
-for n in 1 2; do
-	bare=$(rate "$n")
-	printf '%-8s %7s %12s %8s %8s\n' bare "$n" "$bare" 1.00 -
-	for mode in quiet stream record; do
-		set -- $(observe $mode "$n")
-		printf '%-8s %7s %12s %8s %8s\n' "$mode" "$n" "$1" \
-			"$(awk -v a="$1" -v b="$bare" 'BEGIN{printf "%.2f", a/b}')" \
-			"${2:--}"
+# cpu_ticks PID: user + system time so far, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' /proc/$1/stat; }
+
+# memlock PID: bytes of BPF maps the process holds (fdinfo of map fds).
+memlock() {
+	local f sum=0 m
+	for f in /proc/$1/fdinfo/*; do
+		grep -q '^map_type:' "$f" 2>/dev/null || continue
+		m=$(awk '/^memlock:/{print $2}' "$f")
+		sum=$((sum + ${m:-0}))
 	done
+	echo $sum
+}
+
+# observe MODE ROUND: start the observer, wait until it says it is
+# attached, run the workloads, stop it; its costs go to $costs.
+observe() {
+	local mode=$1 round=$2 pid t0 t1 ml i lost=-
+	rm -f /tmp/obs.out /tmp/obs.err
+	case $mode in
+	floor)     so-bench-floor 2>/tmp/obs.err & ;;
+	quiet)     sysfs-observe --attach -q >/tmp/obs.out 2>/tmp/obs.err & ;;
+	stream)    sysfs-observe --attach >/tmp/obs.out 2>/tmp/obs.err & ;;
+	record)    sysfs-observe record -o /tmp/bench.trace -q --attach \
+			>/tmp/obs.out 2>/tmp/obs.err & ;;
+	klockstat) klockstat >/tmp/obs.out 2>/tmp/obs.err & ;;
+	esac
+	pid=$!
+	# Loading takes seconds under TCG: measure only once it is ready.
+	# klockstat says so on a fully buffered stdout: for it, wait for
+	# its BPF links to appear (it attaches them all at once), then 2 s.
+	for i in $(seq 600); do
+		grep -q observing /tmp/obs.err 2>/dev/null && break
+		[ $mode = klockstat ] && grep -qs '^link_type:' \
+			/proc/$pid/fdinfo/* && { sleep 2; break; }
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.2
+	done
+	if ! kill -0 $pid 2>/dev/null; then
+		echo "# $mode: did not start:"; sed 's/^/#   /' /tmp/obs.err
+		return
+	fi
+	t0=$(cpu_ticks $pid)
+	workloads "$mode" "$round" >>$results
+	t1=$(cpu_ticks $pid)
+	ml=$(memlock $pid)
+	kill -INT $pid
+	wait $pid
+	[ $mode != floor ] && [ $mode != klockstat ] &&
+		lost=$(awk '/^# lost events:/{print $4}' /tmp/obs.out)
+	echo "# round $round: $mode done ($(date +%T))"
+	echo "$mode $round ${lost:--} $(awk -v t=$((t1 - t0)) -v hz=$hz \
+		'BEGIN{printf "%.2f", t / hz}') $ml" >>$costs
+}
+
+echo "# clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+echo "# $rounds rounds of $modes; ${secs} s per workload; $(nproc) CPUs"
+for round in $(seq $rounds); do
+	for mode in $modes; do
+		if [ $mode = bare ]; then
+			workloads bare $round >>$results
+		else
+			observe $mode $round
+		fi
+	done
+	echo "# round $round done"
 done
 modprobe -r test_sysfs
+
+# The table: median (min-max) per mode and workload, the median's ratio
+# to bare's median; the observer's costs as medians over the rounds.
+awk -v modes="$modes" -v costs=$costs '
+function med(list,   n, a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	lo = a[1]; hi = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ v[$1, $2] = v[$1, $2] " " $4 }
+END {
+	while ((getline line < costs) > 0) {
+		split(line, c, " ")
+		lost[c[1]] = lost[c[1]] " " c[3]
+		cpu[c[1]] = cpu[c[1]] " " c[4]
+		mem[c[1]] = mem[c[1]] " " c[5]
+	}
+	nw = split("w1 w2 pipe", w, " ")
+	printf "%-10s %-5s %10s %21s %6s\n", "mode", "load", "median/s",
+	       "min-max", "ratio"
+	nm = split(modes, m, " ")
+	for (i = 1; i <= nm; i++)
+		for (j = 1; j <= nw; j++) {
+			if (!((m[i], w[j]) in v))
+				continue
+			# med() sets lo and hi: bare's first, then this mode's.
+			b = med(v["bare", w[j]])
+			x = med(v[m[i], w[j]])
+			printf "%-10s %-5s %10.0f %10.0f-%-10.0f %6.2f\n", m[i],
+			       w[j], x, lo, hi, b ? x / b : 0
+		}
+	printf "\n%-10s %12s %14s %12s\n", "mode", "lost events",
+	       "cpu s/round", "BPF memlock"
+	for (i = 1; i <= nm; i++) {
+		if (!(m[i] in cpu))
+			continue
+		l = lost[m[i]] ~ /[0-9]/ ? sprintf("%.0f", med(lost[m[i]])) : "-"
+		printf "%-10s %12s %14.2f %9.1f MiB\n", m[i], l,
+		       med(cpu[m[i]]), med(mem[m[i]]) / 1048576
+	}
+	print "(load: w1/w2 pwrite test_dev_x enable_lock=1, 1/2 threads;" \
+	      " pipe: 1-byte ping-pong, unobserved)"
+}' $results

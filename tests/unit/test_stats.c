@@ -193,6 +193,48 @@ static void test_many_tasks(void **state)
 	so_stats_fini(&st);
 }
 
+/*
+ * Summary mode: the kernel counts the writes that succeed and sends only
+ * the failed ones, each alone; the table must read as if every write had
+ * come as a begin/end pair.
+ */
+static void test_kernel_write_counts(void **state)
+{
+	struct so_class_counts counts = {
+		.writes = 4, .write_bytes = 8, .write_ns_total = 400,
+		.write_ns_min = 40, .write_ns_max = 250,
+	};
+	const struct so_class_stats *kn;
+	struct so_stats st;
+	struct so_event ev;
+
+	so_stats_init(&st);
+	ev = test_event(SO_EV_KN_WRITE_END, 500, 7, KN_X, "test_sysfs0/x");
+	ev.flags = SO_EVF_ALONE;
+	ev.ret = -19;
+	ev.arg = 30;
+	so_stats_feed(&st, &ev);
+	so_stats_add_write_counts(&st, KN_X, &counts);
+	so_stats_finish(&st);
+	kn = so_stats_class(&st, KN_X);
+	assert_non_null(kn);
+	assert_int_equal(kn->writes, 5);
+	assert_int_equal(kn->write_errors, 1);
+	assert_int_equal(kn->write_bytes, 8);
+	assert_int_equal(kn->write_time.count, 5);
+	assert_int_equal(kn->write_time.total_ns, 430);
+	assert_int_equal(kn->write_time.min_ns, 30);
+	assert_int_equal(kn->write_time.max_ns, 250);
+	assert_int_equal(st.write_errnos.slots[0].err, 19);
+	/* An end sent alone is not an end that lost its begin. */
+	assert_int_equal(st.unpaired, 0);
+	/* Nothing counted, nothing added (no empty class row). */
+	memset(&counts, 0, sizeof(counts));
+	so_stats_add_write_counts(&st, KN_Y, &counts);
+	assert_null(so_stats_class(&st, KN_Y));
+	so_stats_fini(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_errnos_and_timing),
 		cmocka_unit_test(test_errnos_extremes),
 		cmocka_unit_test(test_many_tasks),
+		cmocka_unit_test(test_kernel_write_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

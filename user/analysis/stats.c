@@ -312,6 +312,49 @@ void so_stats_finish(struct so_stats *st)
 	}
 }
 
+static void so_timing_merge(struct so_timing *into,
+			    const struct so_timing *t);
+
+/* A write whose class and duration are known without a begin. */
+static void so_stats_write(struct so_stats *st, uint64_t class_id,
+			   int64_t ret, uint64_t ns)
+{
+	struct so_class_stats *cls = class_id ?
+		so_stats_class_rw(st, class_id) : NULL;
+
+	if (!cls)
+		return;
+	cls->writes++;
+	if (ret < 0) {
+		cls->write_errors++;
+		so_errnos_add(&st->write_errnos, ret);
+	} else {
+		cls->write_bytes += (uint64_t)ret;
+	}
+	so_timing_add(&cls->write_time, ns);
+}
+
+void so_stats_add_write_counts(struct so_stats *st, uint64_t class_id,
+			       const struct so_class_counts *counts)
+{
+	struct so_class_stats *cls;
+	struct so_timing t = {
+		.count = counts->writes,
+		.total_ns = counts->write_ns_total,
+		.min_ns = counts->write_ns_min,
+		.max_ns = counts->write_ns_max,
+	};
+
+	if (!counts->writes || !class_id)
+		return;
+	cls = so_stats_class_rw(st, class_id);
+	if (!cls)
+		return;
+	cls->writes += counts->writes;
+	cls->write_bytes += counts->write_bytes;
+	so_timing_merge(&cls->write_time, &t);
+}
+
 static void so_stats_kernfs(struct so_stats *st, const struct so_event *ev)
 {
 	struct so_class_stats *cls;
@@ -323,6 +366,11 @@ static void so_stats_kernfs(struct so_stats *st, const struct so_event *ev)
 		so_pending_begin(st, ev, SO_PEND_WRITE);
 		return;
 	case SO_EV_KN_WRITE_END:
+		if (ev->flags & SO_EVF_ALONE) {
+			/* No begin was sent: its class and time are here. */
+			so_stats_write(st, ev->class_id, ev->ret, ev->arg);
+			return;
+		}
 		paired = so_pending_end(st, ev, SO_PEND_WRITE, &begin);
 		cls = so_end_class(st, ev, paired ? &begin : NULL);
 		if (!cls)

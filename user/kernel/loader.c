@@ -112,6 +112,9 @@ static void set_knob_addrs(struct so_loader *l)
 	if (wait && wait->mode != PROBE_MISSING)
 		l->skel->rodata->knob_config_addr =
 			ksym_addr("kernfs_config_fail");
+	/* The write timelines pair knob waits with the writes' events. */
+	if (wait && wait->mode != PROBE_MISSING)
+		l->skel->rodata->count_writes = false;
 	if (!done || done->mode == PROBE_MISSING)
 		return;
 	addr = ksym_addr("kernfs_debug_wait_completion");
@@ -266,6 +269,7 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts)
 		goto out;
 	}
 	decide_modes(l, vmlinux_btf, &tr);
+	l->skel->rodata->count_writes = opts->count_writes;
 	set_knob_addrs(l);
 
 	l->skel->rodata->self_tgid = getpid();
@@ -345,23 +349,71 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
 	return 0;
 }
 
+int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
+			void *ctx)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd, c, err = 0;
+	struct so_class_counts *vals, sum;
+	__u64 key, *prev = NULL;
+
+	if (ncpu <= 0 || !l->skel)
+		return -EINVAL;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	fd = bpf_map__fd(l->skel->maps.class_counts);
+	while (!bpf_map_get_next_key(fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, vals)) {
+			err = -errno;
+			continue;
+		}
+		memset(&sum, 0, sizeof(sum));
+		for (c = 0; c < ncpu; c++) {
+			if (!vals[c].writes)
+				continue;
+			if (!sum.writes || vals[c].write_ns_min <
+					   sum.write_ns_min)
+				sum.write_ns_min = vals[c].write_ns_min;
+			if (vals[c].write_ns_max > sum.write_ns_max)
+				sum.write_ns_max = vals[c].write_ns_max;
+			sum.writes += vals[c].writes;
+			sum.write_bytes += vals[c].write_bytes;
+			sum.write_ns_total += vals[c].write_ns_total;
+		}
+		fn(ctx, key, &sum);
+	}
+	free(vals);
+	return err;
+}
+
 void loader_pause(struct so_loader *l)
 {
 	if (l->skel && l->skel->bss)
 		l->skel->bss->paused = true;
 }
 
-/* Empty a hash map: delete the first key until there is none. */
-static int clear_map(const struct bpf_map *map)
+/*
+ * Empty a hash map: delete the first key until there is none.  With
+ * `nr`, subtract each entry this deleted from the BPF side's count of
+ * them (a probe may delete one at the same time: whoever deletes it
+ * subtracts it, so the count stays exact).
+ */
+static int clear_map(const struct bpf_map *map, volatile __u64 *nr)
 {
 	int fd = bpf_map__fd(map);
 	char key[64];
 
 	if (bpf_map__key_size(map) > sizeof(key))
 		return -E2BIG;
-	while (!bpf_map_get_next_key(fd, NULL, key))
-		if (bpf_map_delete_elem(fd, key) && errno != ENOENT)
+	while (!bpf_map_get_next_key(fd, NULL, key)) {
+		if (!bpf_map_delete_elem(fd, key)) {
+			if (nr)
+				__atomic_fetch_sub(nr, 1, __ATOMIC_SEQ_CST);
+		} else if (errno != ENOENT) {
 			return -errno;
+		}
+	}
 	return 0;
 }
 
@@ -373,11 +425,14 @@ int loader_reset(struct so_loader *l)
 
 	if (!l->skel || ncpu <= 0)
 		return -EINVAL;
-	err = clear_map(l->skel->maps.edges);
+	err = clear_map(l->skel->maps.edges, NULL);
 	if (!err)
-		err = clear_map(l->skel->maps.tasks);
+		err = clear_map(l->skel->maps.class_counts, NULL);
 	if (!err)
-		err = clear_map(l->skel->maps.watch_tgids);
+		err = clear_map(l->skel->maps.tasks, &l->skel->bss->nr_tasks);
+	if (!err)
+		err = clear_map(l->skel->maps.watch_tgids,
+				&l->skel->bss->nr_watched);
 	if (err)
 		return err;
 	zero = calloc(ncpu, sizeof(*zero));
@@ -396,9 +451,18 @@ int loader_reset(struct so_loader *l)
 int loader_watch_tgid(struct so_loader *l, uint32_t tgid)
 {
 	__u8 one = 1;
+	int err;
 
-	return bpf_map__update_elem(l->skel->maps.watch_tgids, &tgid,
-				    sizeof(tgid), &one, sizeof(one), BPF_ANY);
+	err = bpf_map__update_elem(l->skel->maps.watch_tgids, &tgid,
+				   sizeof(tgid), &one, sizeof(one),
+				   BPF_NOEXIST);
+	if (err == -EEXIST)
+		return 0;
+	/* Counted like the probes count theirs (state.bpf.h nr_watched). */
+	if (!err)
+		__atomic_fetch_add(&l->skel->bss->nr_watched, 1,
+				   __ATOMIC_SEQ_CST);
+	return err;
 }
 
 static void *detach_all(void *arg)
@@ -443,6 +507,15 @@ bool loader_stop(struct so_loader *l, bool leave_attached)
 		return false;
 	}
 	return true;
+}
+
+size_t loader_nr_attached(const struct so_loader *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nr_probes; i++)
+		n += l->probes[i].mode != PROBE_MISSING;
+	return n;
 }
 
 void loader_print_probes(const struct so_loader *l, FILE *out)

@@ -24,6 +24,9 @@ typedef int (*so_record_fn)(void *ctx, const void *rec, size_t len);
 struct loader_opts {
 	bool observe_all;	/* every task is in context (--attach) */
 	bool emit_events;	/* stream every event, not only edges */
+	/* Summary only: count successful writes in the kernel, send no
+	 * event for them (not where the knob probes need them). */
+	bool count_writes;
 	const char *module;	/* only this module's references, or NULL */
 	const char *path;	/* --path: "/sys/.../dev" or "dev/attr" */
 	int verbose;
@@ -52,6 +55,11 @@ int loader_poll(struct so_loader *l, int timeout_ms);
 void loader_pause(struct so_loader *l);
 /* Sum of the per-CPU loss and activity counters. */
 int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
+/* Each class's kernel-side counts (count_writes), summed over CPUs. */
+typedef void (*so_class_counts_fn)(void *ctx, uint64_t class_id,
+				   const struct so_class_counts *counts);
+int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
+			void *ctx);
 /* Start a new session on the loaded programs: empty the edge table,
  * the held sets and the watched processes, zero the counters, unpause. */
 int loader_reset(struct so_loader *l);
@@ -63,6 +71,8 @@ int loader_watch_tgid(struct so_loader *l, uint32_t tgid);
  * False when detaching did not finish in bounded time: the caller must
  * then exit without touching the loader again. */
 bool loader_stop(struct so_loader *l, bool leave_attached);
+/* How many probes are attached (in whatever mode). */
+size_t loader_nr_attached(const struct so_loader *l);
 /* "fentry", "kprobe", ... per probe, for headers and --probes. */
 void loader_print_probes(const struct so_loader *l, FILE *out);
 

@@ -33,6 +33,7 @@ const struct probe_def so_probe_defs[] = {
 	TP(contention_begin, "lock wait times"),
 	TP(contention_end, "lock wait times"),
 	TP(sched_process_fork, "children of watched processes unwatched"),
+	TP(sched_process_exit, "state of exited tasks kept: slower, not wrong"),
 };
 
 const size_t so_nr_probes = sizeof(so_probe_defs) / sizeof(so_probe_defs[0]);

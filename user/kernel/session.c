@@ -387,6 +387,14 @@ static void stop_driver(pid_t child, int *status)
 	waitpid(child, status, 0);
 }
 
+static void add_write_counts(void *ctx, uint64_t class_id,
+			     const struct so_class_counts *counts)
+{
+	struct live *lv = ctx;
+
+	so_stats_add_write_counts(&lv->stats, class_id, counts);
+}
+
 static void print_summary(struct live *lv, const struct so_options *opts,
 			  bool cut_short)
 {
@@ -420,6 +428,10 @@ struct so_observer *observer_open(const struct so_options *opts, int *rc)
 		return NULL;
 	}
 	obs->lopts.emit_events = true;
+	/* Summary only: a write that succeeds is a count, not two events
+	 * (a recording keeps every event: `report` rebuilds from them). */
+	obs->lopts.count_writes = opts->quiet &&
+				  opts->subcommand != SO_SUB_RECORD;
 	obs->lopts.module = opts->module;
 	obs->lopts.path = opts->path_prefix;
 	obs->lopts.verbose = opts->verbosity;
@@ -541,6 +553,17 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		}
 	}
 
+	/*
+	 * Attached, reset, the workload (if any) started: from here on
+	 * what runs is seen.  Scripts that start `--attach &` wait for this
+	 * line instead of guessing how long loading takes (seconds under
+	 * TCG); stderr, so that it never mixes with the stream or summary.
+	 */
+	if (opts->action == SO_ACT_ATTACH) {
+		fprintf(stderr, "sysfs-observe: observing (%zu probes); "
+			"Ctrl-C to stop\n", loader_nr_attached(&obs->loader));
+		fflush(stderr);
+	}
 	while (!exiting) {
 		int err = loader_poll(&obs->loader, 100);
 		uint64_t now = mono_ns();
@@ -579,6 +602,10 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		drv_rc = SO_EXIT_FAIL;
 	if (!deadlock)
 		loader_poll(&obs->loader, 0);
+	if (obs->lopts.count_writes &&
+	    loader_class_counts(&obs->loader, add_write_counts, lv))
+		fprintf(stderr, "sysfs-observe: warning: failed to read the "
+			"kernel's write counts: the writes table is short\n");
 	add_module_ksyms(lv);
 	lv->end.end_mono_ns = mono_ns();
 	if (recording) {
