@@ -120,6 +120,11 @@ static void test_type_names(void **state)
 	assert_string_equal(so_class_kind_name(SO_CLASS_RTNL), "mutex");
 	assert_string_equal(so_counter_name(SO_CNT_RB_DROPS), "rb_drops");
 	assert_string_equal(so_counter_name(SO_CNT_NR), "?");
+	/* Every counter is a JSON key: one without a name was "?". */
+	for (type = 0; type < SO_CNT_NR; type++) {
+		assert_string_not_equal(so_counter_name(type), "?");
+		assert_string_not_equal(so_counter_desc(type), "?");
+	}
 	assert_true(so_class_addr(SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_STATIC)) ==
 		    LOCK_STATIC);
 }

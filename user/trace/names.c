@@ -111,6 +111,8 @@ static const char *const so_counter_names[SO_CNT_NR][2] = {
 	[SO_CNT_CLASS_FULL]   = { "class_full", "lock-class table full" },
 	[SO_CNT_STACK_FAIL]   = { "stack_fail", "stacks not captured" },
 	[SO_CNT_KERNFS_WRITE] = { "kernfs_writes", "kernfs writes entered" },
+	[SO_CNT_MUTEX_CALLS]  = { "mutex_calls",
+				  "mutex probe hits past the cheap check" },
 };
 
 const char *so_counter_name(uint32_t counter)
