@@ -18,7 +18,9 @@
 
 #define KN_X	SO_CLASS_MAKE(SO_CLASS_KN, 0x1111)
 #define KN_Y	SO_CLASS_MAKE(SO_CLASS_KN, 0x2222)
-#define MOD_TS	SO_CLASS_MAKE(SO_CLASS_MOD, 0x3333)
+/* As the probes name it, so that the module's name reaches the report. */
+#define MOD_TS	SO_CLASS_MAKE(SO_CLASS_MOD, \
+			      so_hash_name("test_sysfs", SO_NAME_LEN))
 #define MTX_CFG	SO_CLASS_MAKE(SO_CLASS_MUTEX, 0x4444)
 #define RTNL	SO_CLASS_MAKE(SO_CLASS_RTNL, 0x5555)
 
@@ -163,6 +165,25 @@ static inline size_t test_scenario(struct so_edge_event evs[32],
 	ev = scn_add(evs, &n, SO_EV_LOCK_ACQUIRED, 1004, 100, MTX_CFG,
 		     "&test_dev->config_mutex");
 	ev->obj = CFG_LOCK;
+	/* The writer holds test_dev_x when it goes for the config mutex:
+	 * one half of the cycle, no module reference held (fix off). */
+	{
+		struct so_edge_event *edge = &evs[n];
+
+		ev = scn_add(evs, &n, SO_EV_EDGE, 1005, 7, MTX_CFG, "");
+		snprintf(ev->name, sizeof(ev->name), "%s", kn);
+		edge->key.from_class = KN_X;
+		edge->key.to_class = MTX_CFG;
+		edge->val.count = 1;
+		edge->val.first_ns = ev->ts_ns;
+		edge->val.first_tid = 7;
+		edge->val.stack_id = -1;
+		edge->val.from_mode = SO_HOLD_READ;
+		edge->val.to_mode = SO_HOLD_WRITE;
+		snprintf(edge->val.comm, sizeof(edge->val.comm), "sh");
+		snprintf(edge->to_name, sizeof(edge->to_name),
+			 "&test_dev->config_mutex");
+	}
 	ev = scn_add(evs, &n, SO_EV_CONTENTION_BEGIN, 1005, 7, 0, NULL);
 	ev->obj = CFG_LOCK;
 	ev->arg = 2;
@@ -176,9 +197,17 @@ static inline size_t test_scenario(struct so_edge_event evs[32],
 		ev = scn_add(evs, &n, SO_EV_EDGE, 1008, 100, KN_X, "");
 		snprintf(ev->name, sizeof(ev->name),
 			 "&test_dev->config_mutex");
+		/* rmmod's half: test_sysfs is GOING. */
 		edge->key.from_class = MTX_CFG;
 		edge->key.to_class = KN_X;
 		edge->val.count = 1;
+		edge->val.first_ns = ev->ts_ns;
+		edge->val.first_tid = 100;
+		edge->val.stack_id = -1;
+		snprintf(edge->val.comm, sizeof(edge->val.comm), "rmmod");
+		edge->val.from_mode = SO_HOLD_WRITE;
+		edge->val.to_mode = SO_HOLD_WRITE;
+		edge->val.going = MOD_TS;
 		snprintf(edge->to_name, sizeof(edge->to_name), "%s", kn);
 	}
 	ev = scn_add(evs, &n, SO_EV_CONTENTION_END, 4000, 7, 0, NULL);

@@ -71,7 +71,7 @@ static void test_locks_and_modules(void **state)
 	assert_string_equal(st.devices[0].name, "test_sysfs0");
 	assert_int_equal(st.devices[0].removal.total_ns, 3994000);
 	assert_int_equal(st.unpaired, 0);
-	assert_int_equal(st.nr_events, 23);
+	assert_int_equal(st.nr_events, 24);
 	assert_int_equal(st.by_type[SO_EV_KN_GET_ACTIVE], 2);
 	so_stats_fini(&st);
 }

@@ -4,6 +4,7 @@
  * record/report: a trace read back prints the summary the live run did.
  */
 #include "helpers.h"
+#include "report/findings.h"
 #include "report/summary.h"
 #include "trace/pipeline.h"
 
@@ -14,6 +15,10 @@ struct run {
 	struct so_names *names;
 	struct so_stats stats;
 	struct so_pipeline pipe;
+	/* The real analysis, not a stub: the goldens hold the verdicts the
+	 * code gives (a stubbed "DEADLOCK-PRONE" once stood in an empty
+	 * run's golden). */
+	struct so_findings findings;
 	bool have_end;
 };
 
@@ -26,10 +31,15 @@ static void run_init(struct run *r)
 	so_pipeline_init(&r->pipe);
 	r->pipe.names = r->names;
 	r->pipe.stats = &r->stats;
+	assert_int_equal(so_findings_init(&r->findings, &r->pipe, r->ksyms,
+					  SO_HANG_TIMEOUT_DEFAULT_NS), 0);
+	so_findings_attach(&r->findings, &r->pipe);
+	r->findings.live = NULL;
 }
 
 static void run_fini(struct run *r)
 {
+	so_findings_fini(&r->findings);
 	so_pipeline_fini(&r->pipe);
 	so_stats_fini(&r->stats);
 	so_names_free(r->names);
@@ -58,7 +68,7 @@ static void fill_end(struct so_session_end *end, uint64_t drops)
 {
 	memset(end, 0, sizeof(*end));
 	end->end_mono_ns = 1000000000ULL + 6000000000ULL;
-	end->counters[SO_CNT_EVENTS] = 23 + drops;
+	end->counters[SO_CNT_EVENTS] = 24 + drops;
 	end->counters[SO_CNT_RB_DROPS] = drops;
 	end->counters[SO_CNT_KERNFS_WRITE] = 2;
 }
@@ -74,34 +84,12 @@ static void feed_live(struct run *r)
 				 0);
 }
 
-static void hook_analysis(FILE *out, void *ctx)
-{
-	fprintf(out, "\n# (analysis: %s)\n", (const char *)ctx);
-}
-
-static void hook_verdict(FILE *out, void *ctx)
-{
-	fprintf(out, "\nverdict: DEADLOCK-PRONE\n");
-}
-
-static void hook_json(struct so_json *j, void *ctx)
-{
-	so_json_string(j, "verdict", "DEADLOCK-PRONE");
-}
-
-static const struct so_summary_hooks hooks = {
-	.analysis_text = hook_analysis,
-	.verdict_text = hook_verdict,
-	.analysis_json = hook_json,
-	.ctx = "edges and cycles go here",
-};
-
 static char *summary_of(struct run *r, bool json)
 {
 	struct so_report rep = {
 		.info = &r->info, .end = r->have_end ? &r->end : NULL,
 		.stats = &r->stats, .names = r->names,
-		.malformed = r->pipe.nr_malformed, .hooks = &hooks,
+		.malformed = r->pipe.nr_malformed, .hooks = &r->findings.hooks,
 	};
 	struct test_capture cap;
 
