@@ -81,6 +81,10 @@ fi
 	>"$work/extra.cpio"
 cat "$base" "$work/extra.cpio" >"$work/initrd"
 
+# The log is read while QEMU runs (the poweroff marker below): empty it
+# first, or an earlier run's marker in it stops this guest.
+: >"$log"
+
 # TCG: no KVM here.  -no-reboot turns the panic=-1 reboot into an exit.
 # The console goes to our stdout and, through QEMU's own logfile, to $log.
 start=$(date +%s.%N)
