@@ -175,7 +175,7 @@ group_guest() {
 GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 install:180
 	sysfs-sh:420 deadlock-fixed:120 observe-0018:240 verdict-fixed:300
 	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
-	verdict-all:600 scenarios:900"}
+	verdict-all:600 quiet-counts:240 scenarios:900"}
 
 # The kernfs knob kernel (kernfs/): built here when the cache lacks it
 # (about 21 min on 2 cores; a cached build is a no-op), then its own
@@ -183,7 +183,7 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 ins
 # it; knob-skip on the stock kernel checks that the same scenarios SKIP
 # there.  KNOBS_SKIP_BUILD=1 skips the group when the kernel is not cached.
 KNOB_GUEST_TESTS=${KNOB_GUEST_TESTS:-"knob-race:900 knob-attach:300
-	knob-timeline:200"}
+	knob-timeline:200 knob-deadlock:240"}
 group_knobs() {
 	local kdir t log=$logdir/kernfs-kernel.log t0
 	local KERNEL=${KERNEL:-} VM_BASE=${VM_BASE:-}
