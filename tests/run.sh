@@ -175,7 +175,7 @@ group_guest() {
 GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 install:180
 	sysfs-sh:420 deadlock-fixed:120 observe-0018:240 verdict-fixed:300
 	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
-	verdict-all:600 quiet-counts:240 scenarios:900"}
+	verdict-all:900 quiet-counts:240 scenarios:900"}
 
 # The kernfs knob kernel (kernfs/): built here when the cache lacks it
 # (about 21 min on 2 cores; a cached build is a no-op), then its own

@@ -24,4 +24,12 @@ check "nothing DEADLOCK-PRONE" grep -q '^verdict: PASS: 0 DEADLOCK-PRONE' \
 	/tmp/all.txt
 check "no DEADLOCK" eval '! grep -q "^DEADLOCK: " /tmp/all.txt'
 check "no events lost" grep -q '^# lost events: 0$' /tmp/all.txt
+# The positive control: an observer that saw nothing would pass all of
+# the above.
+ev=$(sed -n 's/^# events: \([0-9]*\) received, \([0-9]*\) submitted.*/\1 \2/p' \
+	/tmp/all.txt)
+check "events seen, every one received ($ev)" \
+	awk -v e="$ev" 'BEGIN { split(e, v, " "); exit !(v[1] > 0 && v[1] == v[2]) }'
+edges=$(sed -n 's/^# Order edges: \([0-9]*\),.*/\1/p' /tmp/all.txt)
+check "order edges recorded ($edges)" test "${edges:-0}" -gt 0
 finish
