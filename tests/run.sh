@@ -294,6 +294,7 @@ group_make() {
 	# DKMS builds the module from what dkms-install puts in /usr/src,
 	# in trees of its own here (no system state touched).
 	tmp=$(mktemp -d)
+	mkdir -p "$tmp/dkms"	# dkms wants its tree to exist
 	make -s --no-print-directory O="$O" dkms-install DESTDIR="$tmp/root" \
 		>>"$log" 2>&1
 	kdir=$(make -s --no-print-directory kdir)
