@@ -173,7 +173,7 @@ group_guest() {
 }
 # name[:timeout]; the order is the order of the issues.
 GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 install:180
-	sysfs-sh:420 deadlock-fixed:120 observe-0018:240 verdict-fixed:300
+	sysfs-sh:600 deadlock-fixed:120 observe-0018:240 verdict-fixed:300
 	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
 	verdict-all:900 quiet-counts:240 scenarios:900"}
 
