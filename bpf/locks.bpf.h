@@ -212,7 +212,7 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 
 	if (!(flags & LCB_F_MUTEX))
 		return 0;
-	ts = task_observed();
+	ts = task_state_lookup();
 	if (!ts)
 		return 0;
 	s = get_scratch();
@@ -227,7 +227,7 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 SEC("tp_btf/contention_end")
 int BPF_PROG(tp_contention_end, void *lock, int ret)
 {
-	struct task_state *ts = task_observed();
+	struct task_state *ts = task_state_lookup();
 
 	if (!ts || !ts->contending || ts->contending != (__u64)lock)
 		return 0;

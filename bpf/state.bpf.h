@@ -227,6 +227,25 @@ static __always_inline struct task_state *task_observed(void)
 	return task_insert(tid);
 }
 
+/*
+ * The task's state if it has one, never creating it: for probes that
+ * fire inside a spinlock's slow path with the lock held (the contention
+ * tracepoints).  Creating state there updates the task table, whose
+ * update takes spinlocks of its own (bucket, free list): re-entering
+ * that from the middle of a lock is how a CPU ends up spinning on a lock
+ * it holds.  A task that contends inside a context has state already:
+ * mutex_lock's entry probe made it.
+ */
+static __always_inline struct task_state *task_state_lookup(void)
+{
+	__u32 tid;
+
+	if (nothing_observed() || current_tgid() == self_tgid)
+		return NULL;
+	tid = current_tid();
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
 /* Enter an observed context: kernfs write, module load/unload, removal. */
 static __always_inline struct task_state *context_enter(void)
 {
