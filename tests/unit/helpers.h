@@ -139,6 +139,30 @@ static inline struct so_event *scn_add(struct so_edge_event *evs, size_t *n,
 	return &slot->ev;
 }
 
+/* An edge record as the probes send it: first seen now, by `tid`. */
+static inline void scn_edge(struct so_edge_event *evs, size_t *n,
+			    uint64_t us, uint32_t tid, const char *comm,
+			    uint64_t from, const char *from_name,
+			    uint32_t from_mode, uint64_t to, const char *to_name,
+			    uint32_t to_mode, uint64_t going)
+{
+	struct so_edge_event *edge = &evs[*n];
+	struct so_event *ev = scn_add(evs, n, SO_EV_EDGE, us, tid, to, "");
+
+	snprintf(ev->name, sizeof(ev->name), "%s", from_name);
+	edge->key.from_class = from;
+	edge->key.to_class = to;
+	edge->val.count = 1;
+	edge->val.first_ns = ev->ts_ns;
+	edge->val.first_tid = tid;
+	edge->val.stack_id = -1;
+	edge->val.from_mode = from_mode;
+	edge->val.to_mode = to_mode;
+	edge->val.going = going;
+	snprintf(edge->val.comm, sizeof(edge->val.comm), "%s", comm);
+	snprintf(edge->to_name, sizeof(edge->to_name), "%s", to_name);
+}
+
 /*
  * Test 0028's story, fix off: a writer (sh/7) holds the kn active ref and
  * waits for config_mutex; rmmod (100) holds config_mutex, removes the
@@ -167,23 +191,8 @@ static inline size_t test_scenario(struct so_edge_event evs[32],
 	ev->obj = CFG_LOCK;
 	/* The writer holds test_dev_x when it goes for the config mutex:
 	 * one half of the cycle, no module reference held (fix off). */
-	{
-		struct so_edge_event *edge = &evs[n];
-
-		ev = scn_add(evs, &n, SO_EV_EDGE, 1005, 7, MTX_CFG, "");
-		snprintf(ev->name, sizeof(ev->name), "%s", kn);
-		edge->key.from_class = KN_X;
-		edge->key.to_class = MTX_CFG;
-		edge->val.count = 1;
-		edge->val.first_ns = ev->ts_ns;
-		edge->val.first_tid = 7;
-		edge->val.stack_id = -1;
-		edge->val.from_mode = SO_HOLD_READ;
-		edge->val.to_mode = SO_HOLD_WRITE;
-		snprintf(edge->val.comm, sizeof(edge->val.comm), "sh");
-		snprintf(edge->to_name, sizeof(edge->to_name),
-			 "&test_dev->config_mutex");
-	}
+	scn_edge(evs, &n, 1005, 7, "sh", KN_X, kn, SO_HOLD_READ, MTX_CFG,
+		 "&test_dev->config_mutex", SO_HOLD_WRITE, 0);
 	ev = scn_add(evs, &n, SO_EV_CONTENTION_BEGIN, 1005, 7, 0, NULL);
 	ev->obj = CFG_LOCK;
 	ev->arg = 2;
@@ -191,25 +200,10 @@ static inline size_t test_scenario(struct so_edge_event evs[32],
 		     "test_sysfs0");
 	ev = scn_add(evs, &n, SO_EV_KN_DRAIN_BEGIN, 1007, 100, KN_X, kn);
 	ev->arg = 1;
-	{
-		struct so_edge_event *edge = &evs[n];
-
-		ev = scn_add(evs, &n, SO_EV_EDGE, 1008, 100, KN_X, "");
-		snprintf(ev->name, sizeof(ev->name),
-			 "&test_dev->config_mutex");
-		/* rmmod's half: test_sysfs is GOING. */
-		edge->key.from_class = MTX_CFG;
-		edge->key.to_class = KN_X;
-		edge->val.count = 1;
-		edge->val.first_ns = ev->ts_ns;
-		edge->val.first_tid = 100;
-		edge->val.stack_id = -1;
-		snprintf(edge->val.comm, sizeof(edge->val.comm), "rmmod");
-		edge->val.from_mode = SO_HOLD_WRITE;
-		edge->val.to_mode = SO_HOLD_WRITE;
-		edge->val.going = MOD_TS;
-		snprintf(edge->to_name, sizeof(edge->to_name), "%s", kn);
-	}
+	/* rmmod's half: test_sysfs is GOING. */
+	scn_edge(evs, &n, 1008, 100, "rmmod", MTX_CFG,
+		 "&test_dev->config_mutex", SO_HOLD_WRITE, KN_X, kn,
+		 SO_HOLD_WRITE, MOD_TS);
 	ev = scn_add(evs, &n, SO_EV_CONTENTION_END, 4000, 7, 0, NULL);
 	ev->obj = CFG_LOCK;
 	ev = scn_add(evs, &n, SO_EV_LOCK_RELEASED, 4000, 100, MTX_CFG, NULL);
