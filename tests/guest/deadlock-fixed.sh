@@ -46,7 +46,8 @@ for id in 0027 0028; do
 	# That the race was run: module loads, unloads and stores seen.
 	# Without them the checks above would pass for a run that did
 	# nothing (sysfs.sh prints "ok" whenever its kill timer ends).
-	log=$(dmesg | sed -n "/$mark/,\$p")
+	log=$(dmesg_since "$mark") ||
+		echo "# dmesg no longer holds '$mark'"
 	loads=$(grep -c 'interface ready' <<<"$log")
 	unloads=$(grep -c 'removing interface' <<<"$log")
 	stores=$(grep -c 'wrote x' <<<"$log")

@@ -35,7 +35,7 @@ if ! kill -0 "$watch_pid" 2>/dev/null; then
 	# In kernel time: from the writer's first store to the unload that
 	# deadlocked (its "removing interface" comes just before the drain),
 	# and how many unloads went through before it.
-	dmesg | sed -n "/$mark/,\$p" | awk '
+	dmesg_since "$mark" | awk '
 		{ t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t) }
 		/wrote x = / && !first { first = t }
 		/removing interface/ { last = t; if (first) n++ }

@@ -19,11 +19,28 @@ uptime_s() {
 # sub_s A B: B - A in seconds, two decimals.
 sub_s() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
+# dmesg_since MARK: the kernel log from the line containing MARK on.
+# Fails, printing nothing, when MARK is no longer in the ring: a busy test
+# (0027 prints a line per store) can overwrite it, and a slice that
+# silently comes back empty would make every check on it pass.
+dmesg_since() {
+	local log
+	log=$(dmesg)
+	grep -qF -- "$1" <<<"$log" || return 1
+	sed -n "/$1/,\$p" <<<"$log"
+}
+
 # The lines of dmesg after the line containing MARK that look like a
 # kernel splat: sysfs.sh's own check_dmesg patterns, plus the hung task
-# detector's report.
+# detector's report.  A lost MARK is reported as a line of its own, so
+# that "no splat" cannot be concluded from a log that is gone.
 dmesg_splats() {
-	dmesg | sed -n "/$1/,\$p" | grep -E \
+	local log
+	if ! log=$(dmesg_since "$1"); then
+		echo "dmesg no longer holds the marker '$1' (ring overwritten)"
+		return
+	fi
+	grep -E <<<"$log" \
 		-e 'kernel BUG at' -e 'WARNING:' -e '\bBUG:' -e 'Oops:' \
 		-e 'possible recursive locking detected' -e 'Internal error' \
 		-e '(INFO|ERR): suspicious RCU usage' \
