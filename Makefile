@@ -328,6 +328,7 @@ bench: $(VM_BASE)
 		-c 'tsc=reliable clocksource=tsc' \
 		-- 'BENCH_SECS=$(or $(BENCH_SECS),3) \
 		    BENCH_ROUNDS=$(or $(BENCH_ROUNDS),3) \
+		    BENCH_MODES="$(BENCH_MODES)" \
 		    bash /mnt/files/guest-bench.sh'
 	$(Q)$(O)/bench/analysis_bench
 

@@ -257,8 +257,31 @@ group_fuzz() {
 # The make targets a user meets first: install/uninstall into DESTDIR,
 # `make vm` handing CMD to the guest's shell untouched, and the README's
 # `make run` (natively where this machine can, else in the guest).
+# The bench's table (make bench prints it in the guest, figures only) on
+# fixed figures: medians, min-max and ratios to bare.
+check_bench_table() {
+	local d out
+	d=$(mktemp -d)
+	printf '%s\n' "bare w1 1 100" "bare w1 2 300" "bare w1 3 200" \
+		"quiet w1 1 50" "quiet w1 2 70" "quiet w1 3 60" >"$d/results"
+	printf '%s\n' "quiet 1 5 0.50 1048576" "quiet 2 7 0.70 1048576" \
+		"quiet 3 9 0.90 1048576" >"$d/costs"
+	out=$(bash tests/bench/guest-bench.sh --table "bare quiet" \
+		"$d/results" "$d/costs" 2>&1)
+	rm -rf "$d"
+	if grep -Eq '^bare +w1 +200 +100-300 +1\.00$' <<<"$out" &&
+	   grep -Eq '^quiet +w1 +60 +50-70 +0\.30$' <<<"$out" &&
+	   grep -Eq '^quiet +7 +0\.70 +1\.0 MiB$' <<<"$out"; then
+		pass "bench: the table shows medians, spreads and ratios"
+	else
+		fail "bench: the table of fixed figures is wrong:"
+		sed 's/^/#   /' <<<"$out"
+	fi
+}
+
 group_make() {
 	local tmp log=$logdir/make.log rel got want kdir ver
+	check_bench_table
 	tmp=$(mktemp -d)
 	if ! make -s --no-print-directory O="$O" install DESTDIR="$tmp" \
 			>"$log" 2>&1; then

@@ -12,6 +12,63 @@
 # Workloads: pwrite loop on test_dev_x with enable_lock=1 (the store takes
 # the driver's mutex) from 1 and 2 threads; a pipe ping-pong between two
 # processes, mutex work outside every observed context.
+# The table: median (min-max) per mode and workload, the median's ratio
+# to bare's median; the observer's costs as medians over the rounds.
+table() {
+	awk -v modes="$1" -v costs="$3" '
+function med(list,   n, a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	lo = a[1]; hi = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ v[$1, $2] = v[$1, $2] " " $4 }
+END {
+	while ((getline line < costs) > 0) {
+		split(line, c, " ")
+		lost[c[1]] = lost[c[1]] " " c[3]
+		cpu[c[1]] = cpu[c[1]] " " c[4]
+		mem[c[1]] = mem[c[1]] " " c[5]
+	}
+	nw = split("w1 w2 pipe", w, " ")
+	printf "%-10s %-5s %10s %21s %6s\n", "mode", "load", "median/s",
+	       "min-max", "ratio"
+	nm = split(modes, m, " ")
+	for (i = 1; i <= nm; i++)
+		for (j = 1; j <= nw; j++) {
+			if (!((m[i], w[j]) in v))
+				continue
+			# med() sets lo and hi: for bare first, then for this mode.
+			b = med(v["bare", w[j]])
+			x = med(v[m[i], w[j]])
+			printf "%-10s %-5s %10.0f %10.0f-%-10.0f %6.2f\n", m[i],
+			       w[j], x, lo, hi, (b ? x / b : 0)
+		}
+	printf "\n%-10s %12s %14s %12s\n", "mode", "lost events",
+	       "cpu s/round", "BPF memlock"
+	for (i = 1; i <= nm; i++) {
+		if (!(m[i] in cpu))
+			continue
+		l = "-"
+		if (lost[m[i]] ~ /[0-9]/)
+			l = sprintf("%.0f", med(lost[m[i]]))
+		printf "%-10s %12s %14.2f %9.1f MiB\n", m[i], l,
+		       med(cpu[m[i]]), med(mem[m[i]]) / 1048576
+	}
+	print "(load: w1/w2 pwrite test_dev_x enable_lock=1, 1/2 threads;" \
+	      " pipe: 1-byte ping-pong, unobserved)"
+}' "$2"
+}
+
+# --table MODES RESULTS COSTS: only the table (make check runs it on
+# fixed figures: a table that prints nothing went unseen once).
+if [ "${1:-}" = --table ]; then
+	table "$2" "$3" "$4"
+	exit
+fi
+
 secs=${BENCH_SECS:-3}
 rounds=${BENCH_ROUNDS:-3}
 attr=/sys/devices/virtual/misc/test_sysfs0/test_dev_x
@@ -23,6 +80,8 @@ modprobe test_sysfs enable_lock=1 || exit 1
 
 modes="bare floor quiet stream record"
 type -P klockstat >/dev/null && modes="$modes klockstat"
+# BENCH_MODES: a subset, for a quick look at one change (bare always).
+[ -n "$BENCH_MODES" ] && modes="bare ${BENCH_MODES//bare/}"
 hz=$(getconf CLK_TCK)
 
 workloads() {
@@ -101,48 +160,4 @@ for round in $(seq $rounds); do
 done
 modprobe -r test_sysfs
 
-# The table: median (min-max) per mode and workload, the median's ratio
-# to bare's median; the observer's costs as medians over the rounds.
-awk -v modes="$modes" -v costs=$costs '
-function med(list,   n, a, i, j, t) {
-	n = split(list, a, " ")
-	for (i = 1; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-	lo = a[1]; hi = a[n]
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-{ v[$1, $2] = v[$1, $2] " " $4 }
-END {
-	while ((getline line < costs) > 0) {
-		split(line, c, " ")
-		lost[c[1]] = lost[c[1]] " " c[3]
-		cpu[c[1]] = cpu[c[1]] " " c[4]
-		mem[c[1]] = mem[c[1]] " " c[5]
-	}
-	nw = split("w1 w2 pipe", w, " ")
-	printf "%-10s %-5s %10s %21s %6s\n", "mode", "load", "median/s",
-	       "min-max", "ratio"
-	nm = split(modes, m, " ")
-	for (i = 1; i <= nm; i++)
-		for (j = 1; j <= nw; j++) {
-			if (!((m[i], w[j]) in v))
-				continue
-			# med() sets lo and hi: bare's first, then this mode's.
-			b = med(v["bare", w[j]])
-			x = med(v[m[i], w[j]])
-			printf "%-10s %-5s %10.0f %10.0f-%-10.0f %6.2f\n", m[i],
-			       w[j], x, lo, hi, b ? x / b : 0
-		}
-	printf "\n%-10s %12s %14s %12s\n", "mode", "lost events",
-	       "cpu s/round", "BPF memlock"
-	for (i = 1; i <= nm; i++) {
-		if (!(m[i] in cpu))
-			continue
-		l = lost[m[i]] ~ /[0-9]/ ? sprintf("%.0f", med(lost[m[i]])) : "-"
-		printf "%-10s %12s %14.2f %9.1f MiB\n", m[i], l,
-		       med(cpu[m[i]]), med(mem[m[i]]) / 1048576
-	}
-	print "(load: w1/w2 pwrite test_dev_x enable_lock=1, 1/2 threads;" \
-	      " pipe: 1-byte ping-pong, unobserved)"
-}' $results
+table "$modes" $results $costs
