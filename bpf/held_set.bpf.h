@@ -16,7 +16,7 @@ static __always_inline bool is_gate(__u64 class_id)
 	return SO_CLASS_KIND(class_id) == SO_CLASS_MOD;
 }
 
-static __always_inline void fill_gates(struct task_state *ts,
+static __always_inline void fill_gates(struct so_task_state *ts,
 				       struct so_edge_val *val)
 {
 	__u32 i, n = 0;
@@ -48,8 +48,8 @@ static __always_inline __u64 gate_digest(struct so_edge_val *val)
 	return d;
 }
 
-static __always_inline void record_edge(void *ctx, struct task_state *ts,
-					struct held_entry *from, __u64 to_class,
+static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
+					struct so_held_entry *from, __u64 to_class,
 					__u32 to_mode, const char *to_name)
 {
 	struct so_edge_key key = {
@@ -114,7 +114,7 @@ static __always_inline void record_edge(void *ctx, struct task_state *ts,
 }
 
 /* The task is about to acquire, or wait for, `class_id`. */
-static __always_inline void held_attempt(void *ctx, struct task_state *ts,
+static __always_inline void held_attempt(void *ctx, struct so_task_state *ts,
 					 __u64 class_id, __u32 mode,
 					 const char *name)
 {
@@ -133,11 +133,11 @@ static __always_inline void held_attempt(void *ctx, struct task_state *ts,
 	}
 }
 
-static __always_inline void held_push(struct task_state *ts, __u64 class_id,
+static __always_inline void held_push(struct so_task_state *ts, __u64 class_id,
 				      __u64 obj, __u32 mode, const char *name)
 {
 	__u32 n = ts->nheld;
-	struct held_entry *h;
+	struct so_held_entry *h;
 
 	if (n >= SO_HELD_MAX) {
 		count(SO_CNT_HELD_FULL);
@@ -152,15 +152,10 @@ static __always_inline void held_push(struct task_state *ts, __u64 class_id,
 	ts->nheld = n + 1;
 }
 
-/*
- * Release the newest entry for `obj` (or, with obj 0, for class_id) and
- * return how long it was held, 0 if the task did not hold it.  Entries
- * above it move down one slot.
- */
-static __always_inline __u64 held_pop(struct task_state *ts, __u64 class_id,
-				      __u64 obj)
+/* The newest entry for `obj` (or, with obj 0, for class_id), or -1. */
+static __always_inline int held_find(struct so_task_state *ts, __u64 class_id,
+				     __u64 obj)
 {
-	__u64 held_ns = 0;
 	int found = -1;
 	__u32 i;
 
@@ -171,8 +166,18 @@ static __always_inline __u64 held_pop(struct task_state *ts, __u64 class_id,
 			  ts->held[i].class_id == class_id)
 			found = i;
 	}
-	if (found < 0)
-		return 0;
+	return found;
+}
+
+/*
+ * Release entry `found` (from held_find) and return how long it was held,
+ * at least 1.  Entries above it move down one slot.
+ */
+static __always_inline __u64 held_remove(struct so_task_state *ts, int found)
+{
+	__u64 held_ns;
+	__u32 i;
+
 	held_ns = bpf_ktime_get_ns() - ts->held[found & (SO_HELD_MAX - 1)].ts;
 	for (i = 0; i < SO_HELD_MAX - 1; i++) {
 		if (i < (__u32)found)
@@ -183,6 +188,30 @@ static __always_inline __u64 held_pop(struct task_state *ts, __u64 class_id,
 	}
 	ts->nheld--;
 	return held_ns ? held_ns : 1;
+}
+
+/* Release the newest entry for obj or class_id: ns held, 0 if not held. */
+static __always_inline __u64 held_pop(struct so_task_state *ts, __u64 class_id,
+				      __u64 obj)
+{
+	int found = held_find(ts, class_id, obj);
+
+	return found < 0 ? 0 : held_remove(ts, found);
+}
+
+/*
+ * Summary mode: the counts of entry `found`'s class, where its release is
+ * counted instead of sent; NULL when every release is sent (not summary
+ * mode, or no counts yet: the first of its class is an event, which
+ * names the class).  Call before held_remove().
+ */
+static __always_inline struct so_class_counts *
+held_counts(struct so_task_state *ts, int found)
+{
+	struct so_held_entry *h = &ts->held[found & (SO_HELD_MAX - 1)];
+
+	return aggregate ? bpf_map_lookup_elem(&class_counts, &h->class_id) :
+			   NULL;
 }
 
 #endif /* SO_HELD_SET_BPF_H */

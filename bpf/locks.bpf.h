@@ -8,7 +8,7 @@
 
 static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
 {
-	struct task_state *ts;
+	struct so_task_state *ts;
 	struct scratch *s;
 	__u64 class_id;
 
@@ -22,32 +22,50 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
 		return 0;
 	class_id = lock_class_of(lock, s->name);
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
-	ts->lock_attempt_ts = bpf_ktime_get_ns();
+	/* The wait time rides on the acquisition event, which summary
+	 * mode does not send (contention events time the real waits). */
+	if (!aggregate)
+		ts->lock_attempt_ts = bpf_ktime_get_ns();
+	/* For the acquisition: the class again would be a second look-up. */
 	ts->stash_obj = lock;
+	ts->stash_class = class_id;
+	__builtin_memcpy(ts->stash_name, s->name, SO_NAME_LEN);
 	return 0;
 }
 
 static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 					     __u32 flags)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 	__u64 class_id, waited = 0;
 	struct scratch *s;
+	char *name;
 
 	if (!ts || !lock)
 		return 0;
 	s = get_scratch();
 	if (!s)
 		return 0;
-	class_id = lock_class_of(lock, s->name);
+	if (ts->stash_class && ts->stash_obj == lock) {
+		class_id = ts->stash_class;
+		name = ts->stash_name;
+	} else {	/* a trylock: no attempt probe */
+		class_id = lock_class_of(lock, s->name);
+		name = s->name;
+	}
+	ts->stash_class = 0;
 	if (!(flags & SO_EVF_TRYLOCK) && ts->lock_attempt_ts)
 		waited = bpf_ktime_get_ns() - ts->lock_attempt_ts;
 	ts->lock_attempt_ts = 0;
-	if (ret)
+	if (ret) {
 		flags |= SO_EVF_FAILED;
-	else
-		held_push(ts, class_id, lock, SO_HOLD_WRITE, s->name);
-	emit(ctx, SO_EV_LOCK_ACQUIRED, lock, class_id, waited, ret, s->name,
+	} else {
+		held_push(ts, class_id, lock, SO_HOLD_WRITE, name);
+		/* Summary mode: counted at the release (see there). */
+		if (aggregate)
+			return 0;
+	}
+	emit(ctx, SO_EV_LOCK_ACQUIRED, lock, class_id, waited, ret, name,
 	     false);
 	return 0;
 }
@@ -66,7 +84,7 @@ int BPF_KPROBE(kprobe_##fn, struct mutex *lock)				\
 SEC("kretprobe/" #fn)							\
 int BPF_KRETPROBE(kretprobe_##fn, long ret)				\
 {									\
-	struct task_state *ts = task_observed();			\
+	struct so_task_state *ts = task_observed();			\
 									\
 	return ts ? on_mutex_acquired(ctx, ts->stash_obj, ret, 0) : 0;	\
 }
@@ -105,7 +123,7 @@ int BPF_PROG(fexit_mutex_trylock, struct mutex *lock, int ret)
 SEC("kprobe/mutex_trylock")
 int BPF_KPROBE(kprobe_mutex_trylock, struct mutex *lock)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (ts)
 		ts->stash_obj = (__u64)lock;
@@ -115,7 +133,7 @@ int BPF_KPROBE(kprobe_mutex_trylock, struct mutex *lock)
 SEC("kretprobe/mutex_trylock")
 int BPF_KRETPROBE(kretprobe_mutex_trylock, int ret)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	return ts ? on_mutex_acquired(ctx, ts->stash_obj, ret != 1,
 				      SO_EVF_TRYLOCK) : 0;
@@ -123,8 +141,11 @@ int BPF_KRETPROBE(kretprobe_mutex_trylock, int ret)
 
 static __always_inline int on_mutex_unlock(void *ctx, __u64 lock)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
+	struct so_class_counts *cnt;
+	struct so_held_entry *h;
 	__u64 held_ns;
+	int found;
 
 	if (!ts)
 		return 0;
@@ -134,8 +155,23 @@ static __always_inline int on_mutex_unlock(void *ctx, __u64 lock)
 	 */
 	if (ts->deleting && lock == module_mutex_addr)
 		ts->going = ts->deleting;
-	held_ns = held_pop(ts, 0, lock);
-	if (held_ns)
+	found = held_find(ts, 0, lock);
+	if (found < 0)
+		return 0;
+	cnt = held_counts(ts, found);
+	/* Summary mode, the first release of a class: it makes the class's
+	 * counts and goes out as an acquisition and a release, which name
+	 * the class; every later one is counted. */
+	h = &ts->held[found & (SO_HELD_MAX - 1)];
+	if (aggregate && !cnt) {
+		class_counts_hit(h->class_id, h->name);
+		emit(ctx, SO_EV_LOCK_ACQUIRED, lock, h->class_id, 0, 0,
+		     h->name, false);
+	}
+	held_ns = held_remove(ts, found);
+	if (cnt)
+		count_hold(cnt, held_ns);
+	else
 		emit(ctx, SO_EV_LOCK_RELEASED, lock, 0, held_ns, 0, NULL,
 		     false);
 	return 0;
@@ -207,8 +243,10 @@ int BPF_KPROBE(kprobe___mutex_init, struct mutex *lock, const char *name)
 SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 {
-	struct task_state *ts;
+	struct so_task_state *ts;
 	struct scratch *s;
+	__u64 class_id;
+	__s32 stack_id;
 
 	if (!(flags & LCB_F_MUTEX))
 		return 0;
@@ -218,20 +256,22 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 	s = get_scratch();
 	if (!s)
 		return 0;
-	ts->contending = (__u64)lock;
-	emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock,
-	     lock_class_of((__u64)lock, s->name), flags, 0, s->name, true);
+	class_id = lock_class_of((__u64)lock, s->name);
+	stack_id = emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock, class_id,
+			flags, 0, s->name, true);
+	wait_set(ts, SO_WAIT_LOCK, (__u64)lock, class_id, s->name, stack_id);
 	return 0;
 }
 
 SEC("tp_btf/contention_end")
 int BPF_PROG(tp_contention_end, void *lock, int ret)
 {
-	struct task_state *ts = task_state_lookup();
+	struct so_task_state *ts = task_state_lookup();
 
-	if (!ts || !ts->contending || ts->contending != (__u64)lock)
+	if (!ts || ts->wait_kind != SO_WAIT_LOCK ||
+	    ts->wait_obj != (__u64)lock)
 		return 0;
-	ts->contending = 0;
+	wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
 	emit(ctx, SO_EV_CONTENTION_END, (__u64)lock, 0, 0, ret, NULL, false);
 	return 0;
 }

@@ -26,7 +26,7 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 					  struct iov_iter *iter)
 {
 	struct kernfs_open_file *of;
-	struct task_state *ts;
+	struct so_task_state *ts;
 	struct kernfs_node *kn;
 	struct seq_file *sf;
 	struct scratch *s;
@@ -46,34 +46,29 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 		return 0;	/* counted as a context, not shown */
 	ts->write_kn = (__u64)kn;
 	ts->write_class = class_id;
+	__builtin_memcpy(ts->write_name, s->name, SO_NAME_LEN);
 	ts->write_ts = bpf_ktime_get_ns();
-	if (!count_writes)
+	/* Summary mode counts a write that succeeds, and decides now, so
+	 * that a write is either a begin/end pair or nothing but counts. */
+	ts->write_counted = class_counts_hit(class_id, s->name) != NULL;
+	if (!ts->write_counted)
 		emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
 		     BPF_CORE_READ(iter, count), 0, s->name, false);
 	return 0;
 }
 
 /* Summary mode: a successful write is only counted; false if it cannot
- * be (the table is full), and then it is sent like a failed one. */
-static __always_inline bool write_counted(struct task_state *ts, long ret,
+ * be (it failed: errors are events), and then it is sent alone. */
+static __always_inline bool write_counted(struct so_task_state *ts, long ret,
 					  __u64 ns)
 {
 	struct so_class_counts *cnt;
-	struct scratch *s;
 
 	if (ret < 0 || paused)
 		return false;
 	cnt = bpf_map_lookup_elem(&class_counts, &ts->write_class);
-	if (!cnt) {
-		s = get_scratch();
-		if (!s)
-			return false;
-		bpf_map_update_elem(&class_counts, &ts->write_class,
-				    &s->zero_counts, BPF_NOEXIST);
-		cnt = bpf_map_lookup_elem(&class_counts, &ts->write_class);
-		if (!cnt)
-			return false;
-	}
+	if (!cnt)
+		return false;
 	if (!cnt->writes || ns < cnt->write_ns_min)
 		cnt->write_ns_min = ns;
 	if (ns > cnt->write_ns_max)
@@ -85,14 +80,11 @@ static __always_inline bool write_counted(struct task_state *ts, long ret,
 }
 
 /* The end of a write whose begin was not sent: it names its class. */
-static __always_inline void write_end_alone(struct task_state *ts, long ret,
+static __always_inline void write_end_alone(struct so_task_state *ts, long ret,
 					    __u64 ns)
 {
-	struct scratch *s = get_scratch();
 	struct so_event *ev;
 
-	if (!s)
-		return;
 	ev = event_reserve(SO_EV_KN_WRITE_END);
 	if (!ev)
 		return;
@@ -106,20 +98,21 @@ static __always_inline void write_end_alone(struct task_state *ts, long ret,
 
 static __always_inline int on_write_exit(void *ctx, long ret)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 	__u64 ns;
 
 	if (!ts)
 		return 0;
 	if (ts->write_kn) {
 		ns = bpf_ktime_get_ns() - ts->write_ts;
-		if (!count_writes)
+		if (!ts->write_counted)
 			emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0, ns, ret,
 			     NULL, false);
 		else if (!write_counted(ts, ret, ns))
 			write_end_alone(ts, ret, ns);
 	}
 	ts->write_kn = 0;
+	ts->write_counted = 0;
 	context_exit(ts);
 	return 0;
 }
@@ -173,7 +166,7 @@ static __always_inline bool read_observed(struct kiocb *iocb)
 
 static __always_inline int on_read_entry(struct kiocb *iocb)
 {
-	struct task_state *ts;
+	struct so_task_state *ts;
 
 	if (!read_observed(iocb))
 		return 0;
@@ -185,7 +178,7 @@ static __always_inline int on_read_entry(struct kiocb *iocb)
 
 static __always_inline int on_read_exit(void)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (!ts || !ts->reads)
 		return 0;
@@ -222,7 +215,8 @@ static __always_inline int on_get_active_exit(void *ctx,
 					      struct kernfs_node *kn,
 					      bool got)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
+	struct so_class_counts *cnt;
 	struct scratch *s;
 	__u64 class_id;
 
@@ -231,12 +225,23 @@ static __always_inline int on_get_active_exit(void *ctx,
 	s = get_scratch();
 	if (!s)
 		return 0;
-	class_id = kn_class(kn, s->name);
-	if (!kn_wanted(s->name))
-		return 0;
+	/* The node being written: its name and class are known. */
+	if ((__u64)kn == ts->write_kn) {
+		class_id = ts->write_class;
+		__builtin_memcpy(s->name, ts->write_name, SO_NAME_LEN);
+	} else {
+		class_id = kn_class(kn, s->name);
+		if (!kn_wanted(s->name))
+			return 0;
+	}
 	if (got) {
 		held_attempt(ctx, ts, class_id, SO_HOLD_READ, s->name);
 		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, s->name);
+		cnt = class_counts_hit(class_id, s->name);
+		if (cnt) {
+			cnt->kn_gets++;
+			return 0;
+		}
 	}
 	emit(ctx, SO_EV_KN_GET_ACTIVE, (__u64)kn, class_id, 0, got, s->name,
 	     false);
@@ -253,7 +258,7 @@ int BPF_PROG(fexit_kernfs_get_active, struct kernfs_node *kn,
 SEC("kprobe/kernfs_get_active")
 int BPF_KPROBE(kprobe_kernfs_get_active, struct kernfs_node *kn)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (ts)
 		ts->stash_obj = (__u64)kn;
@@ -263,7 +268,7 @@ int BPF_KPROBE(kprobe_kernfs_get_active, struct kernfs_node *kn)
 SEC("kretprobe/kernfs_get_active")
 int BPF_KRETPROBE(kretprobe_kernfs_get_active, struct kernfs_node *ret)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (!ts)
 		return 0;
@@ -272,15 +277,24 @@ int BPF_KRETPROBE(kretprobe_kernfs_get_active, struct kernfs_node *ret)
 
 static __always_inline int on_put_active(void *ctx, struct kernfs_node *kn)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
+	struct so_class_counts *cnt;
 	__u64 held_ns;
+	int found;
 
 	if (!ts || !kn)
 		return 0;
-	held_ns = held_pop(ts, 0, (__u64)kn);
-	if (held_ns)
-		emit(ctx, SO_EV_KN_PUT_ACTIVE, (__u64)kn, 0, held_ns, 0,
-		     NULL, false);
+	found = held_find(ts, 0, (__u64)kn);
+	if (found < 0)
+		return 0;
+	cnt = held_counts(ts, found);
+	held_ns = held_remove(ts, found);
+	if (cnt) {
+		cnt->kn_puts++;
+		count_hold(cnt, held_ns);
+		return 0;
+	}
+	emit(ctx, SO_EV_KN_PUT_ACTIVE, (__u64)kn, 0, held_ns, 0, NULL, false);
 	return 0;
 }
 
@@ -302,9 +316,10 @@ int BPF_KPROBE(kprobe_kernfs_put_active, struct kernfs_node *kn)
  */
 static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 	struct scratch *s;
 	__u64 class_id;
+	__s32 stack_id;
 	int active;
 
 	if (!ts || !kn)
@@ -316,25 +331,30 @@ static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
 	if (!kn_wanted(s->name))
 		return 0;
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
-	ts->drain_ts = bpf_ktime_get_ns();
 	/* Deactivation added KN_DEACTIVATED_BIAS (INT_MIN): what is left
 	 * are the holders the drain waits for. */
 	active = BPF_CORE_READ(kn, active.counter);
 	if (active < 0)
 		active -= KN_DEACTIVATED_BIAS;
-	emit(ctx, SO_EV_KN_DRAIN_BEGIN, (__u64)kn, class_id, (__u32)active,
-	     0, s->name, true);
+	stack_id = emit(ctx, SO_EV_KN_DRAIN_BEGIN, (__u64)kn, class_id,
+			(__u32)active, 0, s->name, true);
+	wait_set(ts, SO_WAIT_DRAIN, (__u64)kn, class_id, s->name, stack_id);
 	return 0;
 }
 
 static __always_inline int on_drain_exit(void *ctx, struct kernfs_node *kn)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
+
+	__u64 since;
 
 	if (!ts)
 		return 0;
+	since = ts->wait_kind == SO_WAIT_DRAIN ? ts->wait_ts : 0;
+	if (ts->wait_kind == SO_WAIT_DRAIN)
+		wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
 	emit(ctx, SO_EV_KN_DRAIN_END, (__u64)kn, 0,
-	     bpf_ktime_get_ns() - ts->drain_ts, 0, NULL, false);
+	     since ? bpf_ktime_get_ns() - since : 0, 0, NULL, false);
 	return 0;
 }
 
@@ -353,7 +373,7 @@ int BPF_PROG(fexit_kernfs_drain, struct kernfs_node *kn)
 SEC("kprobe/kernfs_drain")
 int BPF_KPROBE(kprobe_kernfs_drain, struct kernfs_node *kn)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (ts)
 		ts->stash_obj = (__u64)kn;
@@ -363,7 +383,7 @@ int BPF_KPROBE(kprobe_kernfs_drain, struct kernfs_node *kn)
 SEC("kretprobe/kernfs_drain")
 int BPF_KRETPROBE(kretprobe_kernfs_drain)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	return ts ? on_drain_exit(ctx, (void *)ts->stash_obj) : 0;
 }
@@ -415,7 +435,7 @@ static __always_inline __u32 knob_point_mask(struct kernfs_config_fail___so *c)
 static __always_inline int on_knob_wait_entry(void *ctx)
 {
 	struct kernfs_config_fail___so *cfg = (void *)knob_config_addr;
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 	struct so_event *ev;
 	__u32 sleep_ms = 0;
 
@@ -443,7 +463,7 @@ static __always_inline int on_knob_wait_entry(void *ctx)
 
 static __always_inline int on_knob_wait_exit(void *ctx)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 	__u64 completed = knob_completed_ns;
 	struct so_event *ev;
 
@@ -494,7 +514,7 @@ int BPF_KRETPROBE(kretprobe_kernfs_debug_wait)
  */
 static __always_inline int on_complete(void *ctx, struct completion *x)
 {
-	struct task_state *ts;
+	struct so_task_state *ts;
 
 	if (!knob_completion_addr || (__u64)x != knob_completion_addr)
 		return 0;
@@ -523,7 +543,8 @@ int BPF_KPROBE(kprobe_complete, struct completion *x)
 static __always_inline int on_try_module_get_exit(void *ctx,
 						  struct module *mod, bool got)
 {
-	struct task_state *ts;
+	struct so_class_counts *cnt;
+	struct so_task_state *ts;
 	struct scratch *s;
 	__u64 class_id;
 
@@ -538,8 +559,14 @@ static __always_inline int on_try_module_get_exit(void *ctx,
 	class_id = mod_class(mod, s->name);
 	if (filter_mod_class && class_id != filter_mod_class)
 		return 0;
-	if (got)
+	if (got) {
 		held_push(ts, class_id, (__u64)mod, SO_HOLD_READ, s->name);
+		cnt = class_counts_hit(class_id, s->name);
+		if (cnt) {
+			cnt->mod_gets++;
+			return 0;
+		}
+	}
 	emit(ctx, SO_EV_MOD_GET, (__u64)mod, class_id, 0, got, s->name,
 	     false);
 	return 0;
@@ -554,7 +581,7 @@ int BPF_PROG(fexit_try_module_get, struct module *mod, bool ret)
 SEC("kprobe/try_module_get")
 int BPF_KPROBE(kprobe_try_module_get, struct module *mod)
 {
-	struct task_state *ts;
+	struct so_task_state *ts;
 
 	if (!mod)
 		return 0;
@@ -567,7 +594,7 @@ int BPF_KPROBE(kprobe_try_module_get, struct module *mod)
 SEC("kretprobe/try_module_get")
 int BPF_KRETPROBE(kretprobe_try_module_get, bool ret)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (!ts || !ts->stash_obj)
 		return 0;
@@ -578,7 +605,9 @@ int BPF_KRETPROBE(kretprobe_try_module_get, bool ret)
 
 static __always_inline int on_module_put(void *ctx, struct module *mod)
 {
-	struct task_state *ts;
+	struct so_class_counts *cnt;
+	struct so_task_state *ts;
+	int found;
 	struct scratch *s;
 	__u64 class_id;
 
@@ -593,7 +622,14 @@ static __always_inline int on_module_put(void *ctx, struct module *mod)
 	class_id = mod_class(mod, s->name);
 	if (filter_mod_class && class_id != filter_mod_class)
 		return 0;
-	held_pop(ts, 0, (__u64)mod);
+	found = held_find(ts, 0, (__u64)mod);
+	cnt = found < 0 ? NULL : held_counts(ts, found);
+	if (found >= 0)
+		held_remove(ts, found);
+	if (cnt) {
+		cnt->mod_puts++;
+		return 0;
+	}
 	emit(ctx, SO_EV_MOD_PUT, (__u64)mod, class_id, 0, 0, s->name, false);
 	return 0;
 }
@@ -614,7 +650,7 @@ int BPF_KPROBE(kprobe_module_put, struct module *mod)
 
 static __always_inline int on_finit_entry(void *ctx)
 {
-	struct task_state *ts = context_enter();
+	struct so_task_state *ts = context_enter();
 
 	if (!ts)
 		return 0;
@@ -625,7 +661,7 @@ static __always_inline int on_finit_entry(void *ctx)
 
 static __always_inline int on_finit_exit(void *ctx, long ret)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (!ts)
 		return 0;
@@ -662,7 +698,7 @@ int BPF_KRETPROBE(kretprobe___x64_sys_finit_module, long ret)
 
 static __always_inline int on_delete_entry(void *ctx, const char *uname)
 {
-	struct task_state *ts = context_enter();
+	struct so_task_state *ts = context_enter();
 	struct scratch *s = get_scratch();
 	__u64 class_id;
 
@@ -678,7 +714,7 @@ static __always_inline int on_delete_entry(void *ctx, const char *uname)
 
 static __always_inline int on_delete_exit(void *ctx, long ret)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (!ts)
 		return 0;
@@ -725,7 +761,7 @@ int BPF_KRETPROBE(kretprobe___x64_sys_delete_module, long ret)
 static __always_inline int on_removal_entry(void *ctx, __u32 type, void *dev,
 					    bool misc)
 {
-	struct task_state *ts = context_enter();
+	struct so_task_state *ts = context_enter();
 	struct scratch *s = get_scratch();
 
 	if (!ts || !s)
@@ -746,7 +782,7 @@ static __always_inline int on_removal_entry(void *ctx, __u32 type, void *dev,
 
 static __always_inline int on_removal_exit(void *ctx, __u32 type, bool misc)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (!ts)
 		return 0;
@@ -835,7 +871,7 @@ static __always_inline int on_debugfs_write_entry(void)
 
 static __always_inline int on_debugfs_write_exit(void)
 {
-	struct task_state *ts = task_observed();
+	struct so_task_state *ts = task_observed();
 
 	if (ts)
 		context_exit(ts);
@@ -890,19 +926,23 @@ int BPF_PROG(tp_sched_process_fork, struct task_struct *parent,
 /*
  * A task's state goes with the task, and a process stops being watched
  * when its leader exits: otherwise both tables only grow (1000 writers a
- * burst in 0008), and the cheap check of nr_tasks never sees 0 again.
+ * burst in 0008).
  */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tp_sched_process_exit, struct task_struct *task)
 {
+	struct so_task_state *ts;
 	__u32 tid, tgid;
 
-	if (!nr_tasks && !nr_watched)
+	if (!nr_entries && !nr_watched)
 		return 0;
 	tid = BPF_CORE_READ(task, pid);
 	tgid = BPF_CORE_READ(task, tgid);
-	if (nr_tasks)
-		task_delete(tid);
+	ts = nr_entries ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
+	if (ts && ts->wait_kind)	/* killed in a wait */
+		wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
+	if (ts)
+		task_delete(tid, ts);
 	if (tid == tgid && nr_watched &&
 	    !bpf_map_delete_elem(&watch_tgids, &tgid))
 		__sync_fetch_and_sub(&nr_watched, 1);

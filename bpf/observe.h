@@ -143,6 +143,62 @@ static inline __u64 so_hash_name(const char *name, __u32 max)
 	return h & ((1ULL << SO_CLASS_SHIFT) - 1);
 }
 
+/*
+ * A task's state in the `tasks` map, keyed by tid: its held set and what
+ * it waits for.  Probes keep it; user space reads it in summary mode,
+ * where holds are counted and not sent, to find deadlocks that are in
+ * progress (a deadlock persists: a scan sees it).
+ */
+struct so_held_entry {
+	__u64 class_id;
+	__u64 obj;
+	__u64 ts;
+	__u32 mode;		/* enum so_hold_mode */
+	__u32 pad;
+	char name[SO_NAME_LEN];
+};
+
+enum so_wait_kind {
+	SO_WAIT_NONE	= 0,
+	SO_WAIT_LOCK	= 1,	/* a mutex, from contention_begin to _end */
+	SO_WAIT_DRAIN	= 2,	/* kernfs_drain(): for the node's readers */
+};
+
+struct so_task_state {
+	__u32 depth;		/* nesting of observed contexts */
+	__u32 nheld;
+	__u32 reads;		/* ... of which sysfs reads (see on_read_entry) */
+	__u32 write_counted;	/* summary mode counts this write, sends none */
+	/*
+	 * In a context, holding something, or watched: counted in nr_tasks.
+	 * An entry outlives its contexts (made once per task, deleted when
+	 * the task exits), so a write costs a look-up, not an insert and a
+	 * delete; an inactive entry is as good as none.
+	 */
+	__u32 active;
+	__u32 pad;
+	__u64 deleting;		/* module class this task is deleting */
+	__u64 going;		/* ... and it is GOING now */
+	/* kretprobe stashes: what the entry saw, for the return */
+	__u64 stash_obj;
+	__u64 stash_ts;
+	__u64 stash_class;	/* mutex attempt: the lock's class, name */
+	char stash_name[SO_NAME_LEN];
+	__u64 lock_attempt_ts;	/* mutex/rtnl attempt, for wait time */
+	__u64 write_kn;		/* the kernfs node being written */
+	__u64 write_class;	/* ... and its class */
+	char write_name[SO_NAME_LEN];	/* ... and its name */
+	__u64 write_ts, gendisk_ts, misc_ts, load_ts, knob_ts;
+	/* What the task waits for, since when, and the stack of the wait. */
+	__u32 wait_kind;	/* enum so_wait_kind */
+	__s32 wait_stack;
+	__u64 wait_obj;
+	__u64 wait_class;
+	__u64 wait_ts;
+	char wait_name[SO_NAME_LEN];
+	struct so_held_entry held[SO_HELD_MAX];
+};
+
 /* Edge table: held `from`, then acquired or started waiting for `to`. */
 /*
  * The key carries a digest of the gates (try_module_get references and
@@ -179,15 +235,36 @@ struct so_edge_event {
 
 /*
  * Per-class figures the kernel counts itself (per CPU, summed by user
- * space at the end) instead of sending an event per occurrence: in
- * summary mode, the writes that succeeded.  Not stored in trace files.
+ * space) instead of sending an event per occurrence: in summary mode
+ * (`aggregate`), the writes that succeeded, active references and module
+ * references taken and put, and how long locks and active references
+ * were held.  What the analysis needs event by event (edges, waits,
+ * drains, refusals, module loads and removals) still comes as events.
+ * Not stored in trace files: a recording keeps every event.
  */
+#define SO_COUNTS_HIST		48	/* log2 ns buckets; the last: more */
+
 struct so_class_counts {
 	__u64 writes;
 	__u64 write_bytes;
 	__u64 write_ns_total;
 	__u64 write_ns_min;	/* valid when writes > 0 */
 	__u64 write_ns_max;
+	__u64 holds;		/* lock held, or active reference put */
+	__u64 hold_ns_total;
+	__u64 hold_ns_min;	/* valid when holds > 0 */
+	__u64 hold_ns_max;
+	__u64 kn_gets;		/* active references taken */
+	__u64 kn_puts;
+	__u64 mod_gets;		/* try_module_get() that succeeded */
+	__u64 mod_puts;
+	/* bucket i: [2^i, 2^(i+1)) ns, 0 holds 0, as user space's so_hist */
+	__u64 hold_hist[SO_COUNTS_HIST];
+};
+
+/* A class's name, for the classes only counted (class_counts). */
+struct so_class_name {
+	char name[SO_NAME_LEN];
 };
 
 /* Indexes into the per-CPU counter array `counters`. */
@@ -201,6 +278,8 @@ enum so_counter {
 	SO_CNT_STACK_FAIL,	/* stack not captured */
 	SO_CNT_KERNFS_WRITE,	/* kernfs_fop_write_iter entries */
 	SO_CNT_MUTEX_CALLS,	/* mutex probe hits past the cheap check */
+	/* Appended: trace files written before have fewer counters. */
+	SO_CNT_COUNTS_FULL,	/* class_counts full: occurrence not counted */
 	SO_CNT_NR,
 };
 

@@ -17,8 +17,12 @@ const volatile __u64 knob_config_addr;
 const volatile __u64 knob_completion_addr;
 const volatile bool observe_all;	/* every task is in context */
 const volatile bool emit_events = true;	/* stream, not only edges */
-/* Summary mode: count successful writes in class_counts, send no event. */
-const volatile bool count_writes;
+/*
+ * Summary mode: what the summary only counts (successful writes, active
+ * and module references, lock holds) goes to class_counts, not to the
+ * ring buffer; see struct so_class_counts.
+ */
+const volatile bool aggregate;
 const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
 /* --path: only kernfs nodes whose "<parent>/<name>" starts with this. */
 const volatile char filter_path[32];
@@ -35,49 +39,30 @@ volatile bool paused;
 volatile __u64 knob_completed_ns;
 
 /*
- * How many entries `tasks` and `watch_tgids` hold.  While both are 0 (and
- * observe_all is off) no task can be in an observed context, so every
- * global probe (mutex_lock and friends on every CPU of the system) returns
- * after reading these two words instead of doing hash look-ups.  Whoever
- * inserts an entry adds one, whoever deletes it (BPF, or user space through
- * the mmapped .bss when a session is reset) subtracts one: the count is
- * exact, and a task always sees its own insertion.
+ * How many tasks are active (see so_task_state.active) and how many
+ * processes are watched.  While both are 0 (and observe_all is off) no
+ * task can be in an observed context, so every global probe (mutex_lock
+ * and friends on every CPU of the system) returns after reading these two
+ * words instead of doing hash look-ups.  Whoever activates a task adds
+ * one, whoever deactivates it (BPF, or user space through the mmapped
+ * .bss when a session is reset) subtracts one: the count is exact, and a
+ * task always sees its own activation.  nr_entries counts the entries of
+ * `tasks`, active or not, for the exit probe's own cheap check.
  */
 volatile __u64 nr_tasks;
+volatile __u64 nr_entries;
 volatile __u64 nr_watched;
-
-struct held_entry {
-	__u64 class_id;
-	__u64 obj;
-	__u64 ts;
-	__u32 mode;
-	__u32 pad;
-	char name[SO_NAME_LEN];
-};
-
-struct task_state {
-	__u32 depth;		/* nesting of observed contexts */
-	__u32 nheld;
-	__u32 reads;		/* ... of which sysfs reads (see on_read_entry) */
-	__u32 pad;
-	__u64 deleting;		/* module class this task is deleting */
-	__u64 going;		/* ... and it is GOING now */
-	/* kretprobe stashes: what the entry saw, for the return */
-	__u64 stash_obj;
-	__u64 stash_ts;
-	__u64 lock_attempt_ts;	/* mutex/rtnl attempt, for wait time */
-	__u64 contending;	/* mutex in contention_begin, 0 none */
-	__u64 write_kn;		/* the kernfs node being written */
-	__u64 write_class;	/* ... and its class */
-	__u64 write_ts, drain_ts, gendisk_ts, misc_ts, load_ts, knob_ts;
-	struct held_entry held[SO_HELD_MAX];
-};
+/*
+ * Tasks with a wait in their state (so_task_state.wait_kind): while it is
+ * 0 no deadlock can be in progress, and user space does not scan `tasks`.
+ */
+volatile __s64 nr_waiting;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u32);		/* tid */
-	__type(value, struct task_state);
+	__type(value, struct so_task_state);
 } tasks SEC(".maps");
 
 /* Processes the runner started or --pid named: always in context. */
@@ -127,6 +112,14 @@ struct {
 	__type(value, struct so_class_counts);
 } class_counts SEC(".maps");
 
+/* Names of the classes in class_counts, written once per class. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);		/* class id */
+	__type(value, struct so_class_name);
+} class_names SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, SO_CNT_NR);
@@ -136,7 +129,7 @@ struct {
 
 /* Zeroed templates and scratch space too big for the 512-byte stack. */
 struct scratch {
-	struct task_state zero_task;
+	struct so_task_state zero_task;
 	struct lock_class lock_class;
 	struct so_edge_val edge_val;
 	struct so_class_counts zero_counts;
@@ -187,31 +180,49 @@ static __always_inline bool tgid_watched(__u32 tgid)
 	return nr_watched && bpf_map_lookup_elem(&watch_tgids, &tgid);
 }
 
-/* A zeroed state for `tid`, counted in nr_tasks; NULL when full. */
-static __always_inline struct task_state *task_insert(__u32 tid)
+/* A zeroed, inactive state for `tid`; NULL when the table is full. */
+static __always_inline struct so_task_state *task_insert(__u32 tid)
 {
 	struct scratch *s = get_scratch();
 
 	if (!s)
 		return NULL;
 	if (!bpf_map_update_elem(&tasks, &tid, &s->zero_task, BPF_NOEXIST))
-		__sync_fetch_and_add(&nr_tasks, 1);
+		__sync_fetch_and_add(&nr_entries, 1);
 	else if (!bpf_map_lookup_elem(&tasks, &tid))
 		count(SO_CNT_TASK_FULL);
 	return bpf_map_lookup_elem(&tasks, &tid);
 }
 
-static __always_inline void task_delete(__u32 tid)
+static __always_inline void task_activate(struct so_task_state *ts)
 {
+	if (ts->active)
+		return;
+	ts->active = 1;
+	__sync_fetch_and_add(&nr_tasks, 1);
+}
+
+static __always_inline void task_deactivate(struct so_task_state *ts)
+{
+	if (!ts->active)
+		return;
+	ts->active = 0;
+	__sync_fetch_and_sub(&nr_tasks, 1);
+}
+
+/* The task exited: its entry goes. */
+static __always_inline void task_delete(__u32 tid, struct so_task_state *ts)
+{
+	task_deactivate(ts);
 	if (!bpf_map_delete_elem(&tasks, &tid))
-		__sync_fetch_and_sub(&nr_tasks, 1);
+		__sync_fetch_and_sub(&nr_entries, 1);
 }
 
 /* The task's state if it is inside an observed context, else NULL. */
-static __always_inline struct task_state *task_observed(void)
+static __always_inline struct so_task_state *task_observed(void)
 {
 	__u32 tid, tgid;
-	struct task_state *ts;
+	struct so_task_state *ts;
 
 	if (nothing_observed())
 		return NULL;
@@ -220,11 +231,15 @@ static __always_inline struct task_state *task_observed(void)
 	if (tgid == self_tgid)
 		return NULL;
 	ts = bpf_map_lookup_elem(&tasks, &tid);
-	if (ts)
+	if (ts && ts->active)
 		return ts;
 	if (!observe_all && !tgid_watched(tgid))
 		return NULL;
-	return task_insert(tid);
+	if (!ts)
+		ts = task_insert(tid);
+	if (ts)
+		task_activate(ts);
+	return ts;
 }
 
 /*
@@ -236,42 +251,106 @@ static __always_inline struct task_state *task_observed(void)
  * it holds.  A task that contends inside a context has state already:
  * mutex_lock's entry probe made it.
  */
-static __always_inline struct task_state *task_state_lookup(void)
+static __always_inline struct so_task_state *task_state_lookup(void)
 {
 	__u32 tid;
+
+	struct so_task_state *ts;
 
 	if (nothing_observed() || current_tgid() == self_tgid)
 		return NULL;
 	tid = current_tid();
-	return bpf_map_lookup_elem(&tasks, &tid);
+	ts = bpf_map_lookup_elem(&tasks, &tid);
+	return ts && ts->active ? ts : NULL;
 }
 
 /* Enter an observed context: kernfs write, module load/unload, removal. */
-static __always_inline struct task_state *context_enter(void)
+static __always_inline struct so_task_state *context_enter(void)
 {
 	__u32 tid = current_tid();
-	struct task_state *ts;
+	struct so_task_state *ts;
 
 	if (current_tgid() == self_tgid)
 		return NULL;
-	ts = nr_tasks ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
+	ts = nr_entries ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
 	if (!ts)
 		ts = task_insert(tid);
 	if (!ts)
 		return NULL;
+	task_activate(ts);
 	ts->depth++;
 	return ts;
 }
 
-/* Leave it; forget the task once it holds nothing and is nowhere. */
-static __always_inline void context_exit(struct task_state *ts)
+/* Leave it; the task goes inactive once it holds nothing and is nowhere. */
+static __always_inline void context_exit(struct so_task_state *ts)
 {
-	__u32 tid = current_tid(), tgid = current_tgid();
-
 	if (ts->depth)
 		ts->depth--;
-	if (!ts->depth && !ts->nheld && !ts->deleting && !tgid_watched(tgid))
-		task_delete(tid);
+	if (!ts->depth && !ts->nheld && !ts->deleting &&
+	    !tgid_watched(current_tgid()))
+		task_deactivate(ts);
+}
+
+/*
+ * Summary mode: this CPU's counts of `class_id`, where an occurrence is
+ * counted instead of sent.  NULL, and the caller sends the event, when
+ * not in summary mode, and for the first occurrence of a class: that one
+ * creates the counts (and records the class's name, `name`, SO_NAME_LEN
+ * bytes) and goes out as an event, so user space learns the class, its
+ * name and its first stack the usual way.  NULL too when the table is
+ * full (counted) or the session is over.
+ */
+static __always_inline struct so_class_counts *
+class_counts_hit(__u64 class_id, const char *name)
+{
+	struct so_class_counts *cnt;
+	struct scratch *s;
+
+	if (!aggregate || paused)
+		return NULL;
+	cnt = bpf_map_lookup_elem(&class_counts, &class_id);
+	if (cnt)
+		return cnt;
+	s = get_scratch();
+	if (!s)
+		return NULL;
+	bpf_map_update_elem(&class_names, &class_id, name, BPF_NOEXIST);
+	if (bpf_map_update_elem(&class_counts, &class_id, &s->zero_counts,
+				BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&class_counts, &class_id))
+		count(SO_CNT_COUNTS_FULL);
+	return NULL;
+}
+
+/* floor(log2(ns)), 0 for 0: so_hist's bucket, capped at the last. */
+static __always_inline __u32 hist_bucket(__u64 ns)
+{
+	__u32 b = 0;
+
+	if (ns >> 32) { ns >>= 32; b += 32; }
+	if (ns >> 16) { ns >>= 16; b += 16; }
+	if (ns >> 8) { ns >>= 8; b += 8; }
+	if (ns >> 4) { ns >>= 4; b += 4; }
+	if (ns >> 2) { ns >>= 2; b += 2; }
+	if (ns >> 1) { b += 1; }
+	return b < SO_COUNTS_HIST ? b : SO_COUNTS_HIST - 1;
+}
+
+/* A hold of `class_id` ended after `ns` (at least 1: see held_pop). */
+static __always_inline void count_hold(struct so_class_counts *cnt, __u64 ns)
+{
+	__u32 b;
+
+	if (!cnt->holds || ns < cnt->hold_ns_min)
+		cnt->hold_ns_min = ns;
+	if (ns > cnt->hold_ns_max)
+		cnt->hold_ns_max = ns;
+	cnt->holds++;
+	cnt->hold_ns_total += ns;
+	b = hist_bucket(ns);
+	if (b < SO_COUNTS_HIST)
+		cnt->hold_hist[b]++;
 }
 
 static __always_inline struct so_event *event_reserve(__u32 type)
@@ -302,24 +381,44 @@ static __always_inline struct so_event *event_reserve(__u32 type)
 	return ev;
 }
 
+/* The task waits from here on; SO_WAIT_NONE ends the wait. */
+static __always_inline void wait_set(struct so_task_state *ts, __u32 kind,
+				     __u64 obj, __u64 class_id,
+				     const char *name, __s32 stack_id)
+{
+	if (kind && !ts->wait_kind)
+		__sync_fetch_and_add(&nr_waiting, 1);
+	else if (!kind && ts->wait_kind)
+		__sync_fetch_and_sub(&nr_waiting, 1);
+	ts->wait_kind = kind;
+	ts->wait_obj = obj;
+	ts->wait_class = class_id;
+	ts->wait_stack = stack_id;
+	ts->wait_ts = bpf_ktime_get_ns();
+	if (name)
+		__builtin_memcpy(ts->wait_name, name, SO_NAME_LEN);
+}
+
 static __always_inline void event_submit(struct so_event *ev)
 {
 	count(SO_CNT_EVENTS);
 	bpf_ringbuf_submit(ev, 0);
 }
 
-/* Emit a simple event; `name` may be NULL.  Streaming only. */
-static __always_inline void emit(void *ctx, __u32 type, __u64 obj,
-				 __u64 class_id, __u64 arg, __s64 ret,
-				 const char *name, bool want_stack)
+/* Emit a simple event; `name` may be NULL.  Returns the stack's id
+ * (want_stack), or -1 when there is none. */
+static __always_inline __s32 emit(void *ctx, __u32 type, __u64 obj,
+				  __u64 class_id, __u64 arg, __s64 ret,
+				  const char *name, bool want_stack)
 {
 	struct so_event *ev;
+	__s32 stack_id;
 
 	if (!emit_events)
-		return;
+		return -1;
 	ev = event_reserve(type);
 	if (!ev)
-		return;
+		return -1;
 	ev->obj = obj;
 	ev->class_id = class_id;
 	ev->arg = arg;
@@ -331,7 +430,9 @@ static __always_inline void emit(void *ctx, __u32 type, __u64 obj,
 		if (ev->stack_id < 0)
 			count(SO_CNT_STACK_FAIL);
 	}
+	stack_id = ev->stack_id;
 	event_submit(ev);
+	return stack_id;
 }
 
 #endif /* SO_STATE_BPF_H */

@@ -214,7 +214,7 @@ static void test_kernel_write_counts(void **state)
 	ev.ret = -19;
 	ev.arg = 30;
 	so_stats_feed(&st, &ev);
-	so_stats_add_write_counts(&st, KN_X, &counts);
+	so_stats_add_class_counts(&st, KN_X, &counts);
 	so_stats_finish(&st);
 	kn = so_stats_class(&st, KN_X);
 	assert_non_null(kn);
@@ -230,7 +230,7 @@ static void test_kernel_write_counts(void **state)
 	assert_int_equal(st.unpaired, 0);
 	/* Nothing counted, nothing added (no empty class row). */
 	memset(&counts, 0, sizeof(counts));
-	so_stats_add_write_counts(&st, KN_Y, &counts);
+	so_stats_add_class_counts(&st, KN_Y, &counts);
 	assert_null(so_stats_class(&st, KN_Y));
 	so_stats_fini(&st);
 }

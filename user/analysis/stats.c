@@ -334,25 +334,45 @@ static void so_stats_write(struct so_stats *st, uint64_t class_id,
 	so_timing_add(&cls->write_time, ns);
 }
 
-void so_stats_add_write_counts(struct so_stats *st, uint64_t class_id,
+static bool so_class_counts_empty(const struct so_class_counts *c)
+{
+	return !c->writes && !c->holds && !c->kn_gets && !c->kn_puts &&
+	       !c->mod_gets && !c->mod_puts;
+}
+
+void so_stats_add_class_counts(struct so_stats *st, uint64_t class_id,
 			       const struct so_class_counts *counts)
 {
 	struct so_class_stats *cls;
-	struct so_timing t = {
+	struct so_timing writes = {
 		.count = counts->writes,
 		.total_ns = counts->write_ns_total,
 		.min_ns = counts->write_ns_min,
 		.max_ns = counts->write_ns_max,
 	};
+	struct so_timing holds = {
+		.count = counts->holds,
+		.total_ns = counts->hold_ns_total,
+		.min_ns = counts->hold_ns_min,
+		.max_ns = counts->hold_ns_max,
+	};
+	size_t b;
 
-	if (!counts->writes || !class_id)
+	if (!class_id || so_class_counts_empty(counts))
 		return;
 	cls = so_stats_class_rw(st, class_id);
 	if (!cls)
 		return;
 	cls->writes += counts->writes;
 	cls->write_bytes += counts->write_bytes;
-	so_timing_merge(&cls->write_time, &t);
+	so_timing_merge(&cls->write_time, &writes);
+	so_timing_merge(&cls->hold, &holds);
+	for (b = 0; b < SO_COUNTS_HIST && b < SO_HIST_BUCKETS; b++)
+		cls->hold_hist.buckets[b] += counts->hold_hist[b];
+	cls->kn_gets += counts->kn_gets;
+	cls->kn_puts += counts->kn_puts;
+	cls->mod_gets += counts->mod_gets;
+	cls->mod_puts += counts->mod_puts;
 }
 
 static void so_stats_kernfs(struct so_stats *st, const struct so_event *ev)

@@ -124,11 +124,11 @@ void so_stats_fini(struct so_stats *st);
 /* ev has passed so_record_check(). */
 void so_stats_feed(struct so_stats *st, const struct so_event *ev);
 /*
- * Writes the kernel counted itself (summary mode sends no event for a
- * write that succeeded), summed over CPUs: added to the class's figures
- * as if each had come as a begin/end pair.
+ * What the kernel counted itself (summary mode sends no event for a
+ * write that succeeded, a reference taken or put, a lock held), summed
+ * over CPUs: added to the class's figures as if each had come as events.
  */
-void so_stats_add_write_counts(struct so_stats *st, uint64_t class_id,
+void so_stats_add_class_counts(struct so_stats *st, uint64_t class_id,
 			       const struct so_class_counts *counts);
 /* Attributes lock contention to classes; call before reading results.
  * Feeding after finish is allowed: finish again. */

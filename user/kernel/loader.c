@@ -114,7 +114,8 @@ static void set_knob_addrs(struct so_loader *l)
 			ksym_addr("kernfs_config_fail");
 	/* The write timelines pair knob waits with the writes' events. */
 	if (wait && wait->mode != PROBE_MISSING)
-		l->skel->rodata->count_writes = false;
+		l->aggregate = false;
+	l->skel->rodata->aggregate = l->aggregate;
 	if (!done || done->mode == PROBE_MISSING)
 		return;
 	addr = ksym_addr("kernfs_debug_wait_completion");
@@ -269,7 +270,7 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts)
 		goto out;
 	}
 	decide_modes(l, vmlinux_btf, &tr);
-	l->skel->rodata->count_writes = opts->count_writes;
+	l->aggregate = opts->aggregate;
 	set_knob_addrs(l);
 
 	l->skel->rodata->self_tgid = getpid();
@@ -349,11 +350,43 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
 	return 0;
 }
 
+/* Adds one CPU's counts to the sum. */
+static void class_counts_add(struct so_class_counts *sum,
+			     const struct so_class_counts *c)
+{
+	size_t b;
+
+	if (c->writes) {
+		if (!sum->writes || c->write_ns_min < sum->write_ns_min)
+			sum->write_ns_min = c->write_ns_min;
+		if (c->write_ns_max > sum->write_ns_max)
+			sum->write_ns_max = c->write_ns_max;
+	}
+	if (c->holds) {
+		if (!sum->holds || c->hold_ns_min < sum->hold_ns_min)
+			sum->hold_ns_min = c->hold_ns_min;
+		if (c->hold_ns_max > sum->hold_ns_max)
+			sum->hold_ns_max = c->hold_ns_max;
+	}
+	sum->writes += c->writes;
+	sum->write_bytes += c->write_bytes;
+	sum->write_ns_total += c->write_ns_total;
+	sum->holds += c->holds;
+	sum->hold_ns_total += c->hold_ns_total;
+	sum->kn_gets += c->kn_gets;
+	sum->kn_puts += c->kn_puts;
+	sum->mod_gets += c->mod_gets;
+	sum->mod_puts += c->mod_puts;
+	for (b = 0; b < SO_COUNTS_HIST; b++)
+		sum->hold_hist[b] += c->hold_hist[b];
+}
+
 int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
 			void *ctx)
 {
-	int ncpu = libbpf_num_possible_cpus(), fd, c, err = 0;
+	int ncpu = libbpf_num_possible_cpus(), fd, names_fd, c, err = 0;
 	struct so_class_counts *vals, sum;
+	struct so_class_name name;
 	__u64 key, *prev = NULL;
 
 	if (ncpu <= 0 || !l->skel)
@@ -362,6 +395,7 @@ int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
 	if (!vals)
 		return -ENOMEM;
 	fd = bpf_map__fd(l->skel->maps.class_counts);
+	names_fd = bpf_map__fd(l->skel->maps.class_names);
 	while (!bpf_map_get_next_key(fd, prev, &key)) {
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, vals)) {
@@ -369,21 +403,44 @@ int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
 			continue;
 		}
 		memset(&sum, 0, sizeof(sum));
-		for (c = 0; c < ncpu; c++) {
-			if (!vals[c].writes)
-				continue;
-			if (!sum.writes || vals[c].write_ns_min <
-					   sum.write_ns_min)
-				sum.write_ns_min = vals[c].write_ns_min;
-			if (vals[c].write_ns_max > sum.write_ns_max)
-				sum.write_ns_max = vals[c].write_ns_max;
-			sum.writes += vals[c].writes;
-			sum.write_bytes += vals[c].write_bytes;
-			sum.write_ns_total += vals[c].write_ns_total;
-		}
-		fn(ctx, key, &sum);
+		for (c = 0; c < ncpu; c++)
+			class_counts_add(&sum, &vals[c]);
+		if (bpf_map_lookup_elem(names_fd, &key, &name))
+			memset(&name, 0, sizeof(name));
+		name.name[SO_NAME_LEN - 1] = 0;
+		fn(ctx, key, name.name, &sum);
 	}
 	free(vals);
+	return err;
+}
+
+int64_t loader_nr_waiting(const struct so_loader *l)
+{
+	return l->skel && l->skel->bss ? l->skel->bss->nr_waiting : 0;
+}
+
+int loader_task_states(struct so_loader *l, so_task_state_fn fn, void *ctx)
+{
+	struct so_task_state ts;
+	__u32 key, *prev = NULL, limit;
+	int fd, err = 0;
+
+	if (!l->skel)
+		return -EINVAL;
+	fd = bpf_map__fd(l->skel->maps.tasks);
+	/* A key deleted under the walk restarts it from the first: bound
+	 * the walk by the table's size, twice over. */
+	limit = 2 * bpf_map__max_entries(l->skel->maps.tasks);
+	while (limit-- && !bpf_map_get_next_key(fd, prev, &key)) {
+		prev = &key;
+		/* Gone since: a task that exited. */
+		if (bpf_map_lookup_elem(fd, &key, &ts)) {
+			if (errno != ENOENT)
+				err = -errno;
+			continue;
+		}
+		fn(ctx, key, &ts);
+	}
 	return err;
 }
 
@@ -429,7 +486,13 @@ int loader_reset(struct so_loader *l)
 	if (!err)
 		err = clear_map(l->skel->maps.class_counts, NULL);
 	if (!err)
-		err = clear_map(l->skel->maps.tasks, &l->skel->bss->nr_tasks);
+		err = clear_map(l->skel->maps.class_names, NULL);
+	if (!err)
+		err = clear_map(l->skel->maps.tasks, &l->skel->bss->nr_entries);
+	if (!err) {
+		l->skel->bss->nr_tasks = 0;
+		l->skel->bss->nr_waiting = 0;
+	}
 	if (!err)
 		err = clear_map(l->skel->maps.watch_tgids,
 				&l->skel->bss->nr_watched);

@@ -24,9 +24,10 @@ typedef int (*so_record_fn)(void *ctx, const void *rec, size_t len);
 struct loader_opts {
 	bool observe_all;	/* every task is in context (--attach) */
 	bool emit_events;	/* stream every event, not only edges */
-	/* Summary only: count successful writes in the kernel, send no
-	 * event for them (not where the knob probes need them). */
-	bool count_writes;
+	/* Summary only: count in the kernel what the summary only counts
+	 * (struct so_class_counts), send no event for it; not where the
+	 * knob probes need every write's events. */
+	bool aggregate;
 	const char *module;	/* only this module's references, or NULL */
 	const char *path;	/* --path: "/sys/.../dev" or "dev/attr" */
 	int verbose;
@@ -41,6 +42,7 @@ struct so_loader {
 	struct bpf_link *links[96];
 	size_t nr_links;
 	struct ring_buffer *rb;
+	bool aggregate;		/* in force: see loader_opts */
 	char kernel_release[65];
 };
 
@@ -55,11 +57,20 @@ int loader_poll(struct so_loader *l, int timeout_ms);
 void loader_pause(struct so_loader *l);
 /* Sum of the per-CPU loss and activity counters. */
 int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
-/* Each class's kernel-side counts (count_writes), summed over CPUs. */
+/* Each class's kernel-side counts (aggregate), summed over CPUs, with
+ * the class's name (SO_NAME_LEN bytes, "" if the kernel lost it). */
 typedef void (*so_class_counts_fn)(void *ctx, uint64_t class_id,
+				   const char *name,
 				   const struct so_class_counts *counts);
 int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
 			void *ctx);
+/* Tasks whose state has a wait in it now: 0 means no deadlock can be in
+ * progress, and the task table need not be scanned. */
+int64_t loader_nr_waiting(const struct so_loader *l);
+/* Each task in the kernel's task table (held set, wait); 0 or -errno. */
+typedef void (*so_task_state_fn)(void *ctx, uint32_t tid,
+				 const struct so_task_state *ts);
+int loader_task_states(struct so_loader *l, so_task_state_fn fn, void *ctx);
 /* Start a new session on the loaded programs: empty the edge table,
  * the held sets and the watched processes, zero the counters, unpause. */
 int loader_reset(struct so_loader *l);

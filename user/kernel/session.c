@@ -74,6 +74,8 @@ struct live {
 	struct so_names *names;
 	FILE *trace;
 	uint64_t ksyms_ns;	/* last add_module_ksyms() */
+	uint64_t scan_ns;	/* last scan_tasks() */
+	bool scan_warned;
 };
 
 /*
@@ -387,12 +389,56 @@ static void stop_driver(pid_t child, int *status)
 	waitpid(child, status, 0);
 }
 
-static void add_write_counts(void *ctx, uint64_t class_id,
+static void scan_task(void *ctx, uint32_t tid, const struct so_task_state *ts)
+{
+	struct live *lv = ctx;
+	char path[64], comm[SO_COMM_LEN] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	so_findings_scan_task(&lv->findings, tid, comm, ts);
+}
+
+/*
+ * Summary mode: the wait-for graph from the kernel's task table, at most
+ * every 50 ms, while a task waits or the last scan saw one blocked (so
+ * that an ended wait leaves the graph).  A deadlock persists: a scan
+ * finds it whatever events were counted instead of sent, or lost.
+ */
+static void scan_tasks(struct so_observer *obs, struct live *lv, uint64_t now)
+{
+	static const uint64_t period_ns = 50000000;
+
+	if (!obs->loader.aggregate || now - lv->scan_ns < period_ns)
+		return;
+	if (!loader_nr_waiting(&obs->loader) &&
+	    !wf_blocked_count(lv->findings.wf))
+		return;
+	lv->scan_ns = now;
+	if (so_findings_scan_begin(&lv->findings))
+		return;
+	if (loader_task_states(&obs->loader, scan_task, lv) &&
+	    !lv->scan_warned) {
+		lv->scan_warned = true;
+		fprintf(stderr, "sysfs-observe: warning: failed to read the "
+			"kernel's task table: a deadlock may go unseen\n");
+	}
+	so_findings_scan_end(&lv->findings);
+}
+
+static void add_class_counts(void *ctx, uint64_t class_id, const char *name,
 			     const struct so_class_counts *counts)
 {
 	struct live *lv = ctx;
 
-	so_stats_add_write_counts(&lv->stats, class_id, counts);
+	so_names_add(lv->names, class_id, name);
+	so_stats_add_class_counts(&lv->stats, class_id, counts);
 }
 
 static void print_summary(struct live *lv, const struct so_options *opts,
@@ -428,10 +474,11 @@ struct so_observer *observer_open(const struct so_options *opts, int *rc)
 		return NULL;
 	}
 	obs->lopts.emit_events = true;
-	/* Summary only: a write that succeeds is a count, not two events
-	 * (a recording keeps every event: `report` rebuilds from them). */
-	obs->lopts.count_writes = opts->quiet &&
-				  opts->subcommand != SO_SUB_RECORD;
+	/* Summary only: what the summary only counts is counted in the
+	 * kernel, not sent (a recording keeps every event: `report`
+	 * rebuilds from them). */
+	obs->lopts.aggregate = opts->quiet &&
+			       opts->subcommand != SO_SUB_RECORD;
 	obs->lopts.module = opts->module;
 	obs->lopts.path = opts->path_prefix;
 	obs->lopts.verbose = opts->verbosity;
@@ -492,6 +539,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		rc = SO_EXIT_FAIL;
 		goto out;
 	}
+	lv->findings.wf_from_scans = obs->loader.aggregate;
 	/* What the previous session left: its edges, held sets, counts. */
 	rc = loader_reset(&obs->loader);
 	if (rc) {
@@ -574,6 +622,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 			break;
 		}
 		drv_out = copy_driver_output(drv_out);
+		scan_tasks(obs, lv, now);
 		if (so_findings_check(&lv->findings, now)) {
 			deadlock = true;
 			break;
@@ -602,10 +651,10 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		drv_rc = SO_EXIT_FAIL;
 	if (!deadlock)
 		loader_poll(&obs->loader, 0);
-	if (obs->lopts.count_writes &&
-	    loader_class_counts(&obs->loader, add_write_counts, lv))
+	if (obs->loader.aggregate &&
+	    loader_class_counts(&obs->loader, add_class_counts, lv))
 		fprintf(stderr, "sysfs-observe: warning: failed to read the "
-			"kernel's write counts: the writes table is short\n");
+			"kernel's counts: the tables are short\n");
 	add_module_ksyms(lv);
 	lv->end.end_mono_ns = mono_ns();
 	if (recording) {

@@ -93,26 +93,100 @@ static void findings_kn_name(char *name, uint64_t class_id)
 	snprintf(name, SO_NAME_LEN, "kn:%.*s", SO_NAME_LEN - 4, bare);
 }
 
+/* Feeds the event, then names its object as every report names it
+ * (wf_feed names it too, with the bare name the probes send). */
+static void findings_wf_feed(struct wf_graph *wf, const struct so_event *ev)
+{
+	char name[SO_NAME_LEN];
+
+	wf_feed(wf, ev);
+	if (ev->name[0] && ev->class_id) {
+		memcpy(name, ev->name, SO_NAME_LEN);
+		findings_kn_name(name, ev->class_id);
+		wf_name_obj(wf, ev->obj, ev->class_id, name);
+	}
+}
+
 static void findings_on_event(void *ctx, const struct so_event *ev,
 			      const struct so_stack *stack)
 {
 	struct so_findings *f = ctx;
-
-	char name[SO_NAME_LEN];
 
 	/* Modules are named where their name is seen: a reference taken,
 	 * a removal begun (the unfixed runs take no reference at all). */
 	if ((ev->type == SO_EV_MOD_GET || ev->type == SO_EV_MOD_DELETE_BEGIN) &&
 	    ev->name[0])
 		og_name_module(f->og, ev->name);
-	if (ev->name[0] && ev->class_id) {
-		memcpy(name, ev->name, SO_NAME_LEN);
-		findings_kn_name(name, ev->class_id);
-		wf_name_obj(f->wf, ev->obj, ev->class_id, name);
-	}
-	wf_feed(f->wf, ev);
+	if (!f->wf_from_scans)
+		findings_wf_feed(f->wf, ev);
 	wt_feed(f->wt, ev);
 	(void)stack;
+}
+
+int so_findings_scan_begin(struct so_findings *f)
+{
+	wf_free(f->scan);
+	f->scan = wf_new(NULL);
+	return f->scan ? 0 : -ENOMEM;
+}
+
+/* One held entry or wait of a task's state as the event that began it. */
+static void findings_scan_event(struct so_findings *f, struct so_event *ev,
+				uint32_t type, uint64_t obj, uint64_t class_id,
+				uint64_t ts_ns, const char *name)
+{
+	ev->type = type;
+	ev->obj = obj;
+	ev->class_id = class_id;
+	ev->ts_ns = ts_ns;
+	ev->ret = type == SO_EV_KN_GET_ACTIVE;	/* got it */
+	memcpy(ev->name, name, SO_NAME_LEN);
+	ev->name[SO_NAME_LEN - 1] = 0;
+	findings_wf_feed(f->scan, ev);
+}
+
+void so_findings_scan_task(struct so_findings *f, uint32_t tid,
+			   const char *comm, const struct so_task_state *ts)
+{
+	struct so_event ev = { .tid = tid, .pid = tid, .stack_id = -1 };
+	uint32_t i, kind, n = ts->nheld < SO_HELD_MAX ? ts->nheld :
+							SO_HELD_MAX;
+
+	if (!f->scan)
+		return;
+	snprintf(ev.comm, sizeof(ev.comm), "%s", comm ? comm : "");
+	for (i = 0; i < n; i++) {
+		const struct so_held_entry *h = &ts->held[i];
+
+		kind = SO_CLASS_KIND(h->class_id);
+		if (kind == SO_CLASS_KN && h->mode == SO_HOLD_READ)
+			findings_scan_event(f, &ev, SO_EV_KN_GET_ACTIVE,
+					    h->obj, h->class_id, h->ts,
+					    h->name);
+		else if (kind == SO_CLASS_MUTEX || kind == SO_CLASS_LOCK ||
+			 kind == SO_CLASS_RTNL)
+			findings_scan_event(f, &ev, SO_EV_LOCK_ACQUIRED,
+					    h->obj, h->class_id, h->ts,
+					    h->name);
+	}
+	ev.stack_id = ts->wait_stack;
+	if (ts->wait_kind == SO_WAIT_LOCK)
+		findings_scan_event(f, &ev, SO_EV_CONTENTION_BEGIN,
+				    ts->wait_obj, ts->wait_class, ts->wait_ts,
+				    ts->wait_name);
+	else if (ts->wait_kind == SO_WAIT_DRAIN)
+		findings_scan_event(f, &ev, SO_EV_KN_DRAIN_BEGIN,
+				    ts->wait_obj, ts->wait_class, ts->wait_ts,
+				    ts->wait_name);
+}
+
+void so_findings_scan_end(struct so_findings *f)
+{
+	if (!f->scan)
+		return;
+	wf_free(f->wf);
+	f->wf = f->scan;
+	f->scan = NULL;
 }
 
 static void findings_knob_label(void *ctx, char *label, size_t len)
@@ -298,9 +372,11 @@ void so_findings_fini(struct so_findings *f)
 {
 	og_free(f->og);
 	wf_free(f->wf);
+	wf_free(f->scan);
 	wt_free(f->wt);
 	f->og = NULL;
 	f->wf = NULL;
+	f->scan = NULL;
 	f->wt = NULL;
 }
 

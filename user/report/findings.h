@@ -42,6 +42,13 @@ struct so_findings {
 	uint64_t (*clock_ns)(void);
 	bool have_deadlock;
 	struct wf_finding deadlock;
+	/*
+	 * Summary mode: holds are counted in the kernel, not sent, so the
+	 * wait-for graph is rebuilt from scans of the kernel's task table
+	 * (so_findings_scan_*) instead of being fed by events.
+	 */
+	bool wf_from_scans;
+	struct wf_graph *scan;		/* the graph a scan is building */
 	struct so_summary_hooks hooks;
 };
 
@@ -54,6 +61,15 @@ void so_findings_attach(struct so_findings *f, struct so_pipeline *p);
 /* Look for a deadlock at `now_ns` (the events' clock).  True when found:
  * printed live already, kept for the summary. */
 bool so_findings_check(struct so_findings *f, uint64_t now_ns);
+/*
+ * A scan of the kernel's task table: begin, then each task's state, then
+ * end, which makes it the wait-for graph so_findings_check() looks at.
+ * 0, or -ENOMEM (the previous graph stays).
+ */
+int so_findings_scan_begin(struct so_findings *f);
+void so_findings_scan_task(struct so_findings *f, uint32_t tid,
+			   const char *comm, const struct so_task_state *ts);
+void so_findings_scan_end(struct so_findings *f);
 /* Cycles by verdict. */
 void so_findings_counts(const struct so_findings *f, uint32_t *prone,
 			uint32_t *gated, uint32_t *no_wait);

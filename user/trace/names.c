@@ -113,6 +113,8 @@ static const char *const so_counter_names[SO_CNT_NR][2] = {
 	[SO_CNT_KERNFS_WRITE] = { "kernfs_writes", "kernfs writes entered" },
 	[SO_CNT_MUTEX_CALLS]  = { "mutex_calls",
 				  "mutex probe hits past the cheap check" },
+	[SO_CNT_COUNTS_FULL]  = { "counts_full",
+				  "class-counts table full, not counted" },
 };
 
 const char *so_counter_name(uint32_t counter)
@@ -198,6 +200,15 @@ static void so_names_learn(struct so_names *names, uint64_t class_id,
 	/* Contention events carry only the lock's address. */
 	if (obj && !u64map_get(&names->by_obj, obj, NULL))
 		u64map_put(&names->by_obj, obj, (uint32_t)(entry - names->entries));
+}
+
+void so_names_add(struct so_names *names, uint64_t class_id,
+		  const char *name)
+{
+	char bounded[SO_NAME_LEN];
+
+	snprintf(bounded, sizeof(bounded), "%s", name ? name : "");
+	so_names_learn(names, class_id, bounded, 0);
 }
 
 uint64_t so_names_obj_class(const struct so_names *names, uint64_t obj)

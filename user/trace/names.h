@@ -27,6 +27,10 @@ void so_names_free(struct so_names *names);
 /* Learns from one (checked) event; stack is its stack, if known. */
 void so_names_observe(struct so_names *names, const struct so_event *ev,
 		      const struct so_stack *stack);
+/* A class named elsewhere than in an event (the kernel's class_names);
+ * a name the class already has is kept. */
+void so_names_add(struct so_names *names, uint64_t class_id,
+		  const char *name);
 /* The class's name into buf; never NULL, never empty. */
 const char *so_names_class(struct so_names *names, uint64_t class_id,
 			   char *buf, size_t len);

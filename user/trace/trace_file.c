@@ -544,9 +544,11 @@ static int tf_decode_trailer(struct tf_cursor *c, const struct tf_handlers *h,
 	end.nr_ksyms = tf_get(c, 8, "nr_ksyms");
 	at = c->base + TF_RECORD_HDR_LEN + c->pos;
 	nr_counters = tf_get_count(c, SO_CNT_NR, 8, "nr_counters");
-	if (!c->bad && nr_counters != SO_CNT_NR) {
+	/* Counters are appended to the enum: an older trace has fewer, and
+	 * those it lacks read as 0.  More than this ABI knows is corrupt. */
+	if (!c->bad && nr_counters > SO_CNT_NR) {
 		c->bad = true;
-		return tf_fail(c->r, "bad TRAILER record at offset %llu: nr_counters %u at offset %llu, this ABI has %d",
+		return tf_fail(c->r, "bad TRAILER record at offset %llu: nr_counters %u at offset %llu, this ABI has at most %d",
 			       (unsigned long long)c->base, nr_counters,
 			       (unsigned long long)at, SO_CNT_NR);
 	}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * Summary mode finds deadlocks from scans of the kernel's task table, not
+ * from events (holds are counted there, not sent): the 0027 deadlock as
+ * two task states must be a DEADLOCK, and the same states one wait short
+ * must not be.  Also: events no longer feed the graph in that mode.
+ */
+#include "helpers.h"
+#include "report/findings.h"
+
+#define SCAN_KN	SO_CLASS_MAKE(SO_CLASS_KN, 0x51)
+#define SCAN_CONFIG	SO_CLASS_MAKE(SO_CLASS_MUTEX, 0x52)
+#define SCAN_MOD	SO_CLASS_MAKE(SO_CLASS_MOD, 0x53)
+#define KN_OBJ	0xffff888001000000ULL
+#define LOCK	0xffff888002000000ULL
+#define MOD_OBJ	0xffffffffc0001000ULL
+#define SEC	1000000000ULL
+
+static void hold(struct so_task_state *ts, uint64_t class_id, uint64_t obj,
+		 uint32_t mode, const char *name, uint64_t since)
+{
+	struct so_held_entry *h = &ts->held[ts->nheld++];
+
+	h->class_id = class_id;
+	h->obj = obj;
+	h->mode = mode;
+	h->ts = since;
+	snprintf(h->name, sizeof(h->name), "%s", name);
+}
+
+static void wait_for(struct so_task_state *ts, uint32_t kind, uint64_t obj,
+		     uint64_t class_id, const char *name, uint64_t since)
+{
+	ts->wait_kind = kind;
+	ts->wait_obj = obj;
+	ts->wait_class = class_id;
+	ts->wait_ts = since;
+	ts->wait_stack = 7;
+	snprintf(ts->wait_name, sizeof(ts->wait_name), "%s", name);
+}
+
+/* The writer holds test_dev_x's active reference (and a module reference,
+ * which is no resource of the wait-for graph) and waits for the mutex;
+ * rmmod holds the mutex and drains test_dev_x. */
+static void states_0027(struct so_task_state *writer,
+			struct so_task_state *rmmod)
+{
+	memset(writer, 0, sizeof(*writer));
+	memset(rmmod, 0, sizeof(*rmmod));
+	hold(writer, SCAN_MOD, MOD_OBJ, SO_HOLD_READ, "test_sysfs", 1 * SEC);
+	hold(writer, SCAN_KN, KN_OBJ, SO_HOLD_READ, "test_sysfs0/test_dev_x",
+	     1 * SEC);
+	wait_for(writer, SO_WAIT_LOCK, LOCK, SCAN_CONFIG,
+		 "&test_dev->config_mutex", 2 * SEC);
+	hold(rmmod, SCAN_CONFIG, LOCK, SO_HOLD_WRITE, "&test_dev->config_mutex",
+	     1 * SEC);
+	wait_for(rmmod, SO_WAIT_DRAIN, KN_OBJ, SCAN_KN, "test_sysfs0/test_dev_x",
+		 2 * SEC);
+}
+
+static void scan(struct so_findings *f, const struct so_task_state *writer,
+		 const struct so_task_state *rmmod)
+{
+	assert_int_equal(so_findings_scan_begin(f), 0);
+	so_findings_scan_task(f, 100, "sh", writer);
+	so_findings_scan_task(f, 200, "modprobe", rmmod);
+	so_findings_scan_end(f);
+}
+
+static void setup(struct so_findings *f, struct so_pipeline *p)
+{
+	so_pipeline_init(p);
+	assert_int_equal(so_findings_init(f, p, NULL, 0), 0);
+	so_findings_attach(f, p);
+	f->wf_from_scans = true;
+}
+
+static void test_scan_finds_deadlock(void **state)
+{
+	struct so_task_state writer, rmmod;
+	struct so_pipeline p;
+	struct so_findings f;
+	uint32_t i, kinds = 0;
+
+	(void)state;
+	setup(&f, &p);
+	states_0027(&writer, &rmmod);
+	scan(&f, &writer, &rmmod);
+	assert_true(so_findings_check(&f, 3 * SEC));
+	assert_int_equal(f.deadlock.kind, WF_FOUND_CYCLE);
+	assert_int_equal(f.deadlock.nr_tasks, 2);
+	for (i = 0; i < f.deadlock.nr_tasks; i++) {
+		const struct wf_task_report *t = &f.deadlock.tasks[i];
+
+		assert_int_equal(t->stack_id, 7);
+		assert_int_equal(t->nr_holds, 1);	/* not the module */
+		if (t->tid == 100) {
+			kinds |= 1;
+			assert_string_equal(t->comm, "sh");
+			assert_int_equal(t->waits.kind, WF_RES_LOCK);
+			assert_int_equal(t->waits.obj, LOCK);
+			assert_int_equal(t->waits_for_tid, 200);
+			assert_int_equal(t->holds[0].kind, WF_RES_ACTIVE);
+			assert_string_equal(t->holds[0].name,
+					    "kn:test_sysfs0/test_dev_x");
+		} else {
+			kinds |= 2;
+			assert_int_equal(t->tid, 200);
+			assert_int_equal(t->waits.kind, WF_RES_ACTIVE);
+			assert_int_equal(t->waits_for_tid, 100);
+			assert_string_equal(t->holds[0].name,
+					    "&test_dev->config_mutex");
+		}
+	}
+	assert_int_equal(kinds, 3);
+	so_findings_fini(&f);
+	so_pipeline_fini(&p);
+}
+
+/* The negative controls: the same tasks with rmmod not (yet) draining,
+ * and a later scan after the wait ended, find nothing; each scan
+ * replaces the graph, so a wait that ended is forgotten. */
+static void test_scan_one_wait_short(void **state)
+{
+	struct so_task_state writer, rmmod;
+	struct so_pipeline p;
+	struct so_findings f;
+
+	(void)state;
+	setup(&f, &p);
+	states_0027(&writer, &rmmod);
+	rmmod.wait_kind = SO_WAIT_NONE;
+	scan(&f, &writer, &rmmod);
+	assert_int_equal(wf_blocked_count(f.wf), 1);	/* the writer */
+	assert_false(so_findings_check(&f, 3 * SEC));
+	writer.wait_kind = SO_WAIT_NONE;
+	scan(&f, &writer, &rmmod);
+	assert_int_equal(wf_blocked_count(f.wf), 0);
+	assert_false(so_findings_check(&f, 3 * SEC));
+	so_findings_fini(&f);
+	so_pipeline_fini(&p);
+}
+
+/* In scan mode, events do not build the graph: a stream of the same
+ * deadlock's events finds nothing until a scan shows it. */
+static void test_events_ignored_in_scan_mode(void **state)
+{
+	struct so_event ev = { .tid = 100, .ret = 1, .stack_id = -1 };
+	struct so_task_state writer, rmmod;
+	struct so_pipeline p;
+	struct so_findings f;
+
+	(void)state;
+	setup(&f, &p);
+	ev.type = SO_EV_KN_GET_ACTIVE;
+	ev.obj = KN_OBJ;
+	ev.class_id = SCAN_KN;
+	p.on_event(p.analysis_ctx, &ev, NULL);
+	ev.type = SO_EV_CONTENTION_BEGIN;
+	ev.obj = LOCK;
+	ev.class_id = SCAN_CONFIG;
+	p.on_event(p.analysis_ctx, &ev, NULL);
+	assert_int_equal(wf_blocked_count(f.wf), 0);
+	states_0027(&writer, &rmmod);
+	scan(&f, &writer, &rmmod);
+	assert_true(so_findings_check(&f, 3 * SEC));
+	so_findings_fini(&f);
+	so_pipeline_fini(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scan_finds_deadlock),
+		cmocka_unit_test(test_scan_one_wait_short),
+		cmocka_unit_test(test_events_ignored_in_scan_mode),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
