@@ -279,9 +279,47 @@ check_bench_table() {
 	fi
 }
 
+# Exit codes by kind (issue 14), for what needs no kernel: 2 for the
+# user's input and outputs, 1 for a finding, 0 only when all was written.
+check_exit_codes() {
+	local bin d good=tests/golden/traces/0028.data
+	local row want cmd got bad=0
+	bin=$(cd "$O" && pwd)/bin/sysfs-observe
+	d=$(mktemp -d)
+	head -c 100 "$good" >"$d/truncated"
+	mkfifo "$d/fifo"
+	while IFS='|' read -r want cmd; do
+		got=$(cd "$d" && timeout 10 bash -c "$cmd" >/dev/null 2>&1; echo $?)
+		row=${cmd//$bin/sysfs-observe}
+		row="exit $got (want $want): ${row//$PWD\//}"
+		if [ "$got" = "$want" ]; then
+			pass "exit codes: $row"
+		else
+			fail "exit codes: $row"
+			bad=1
+		fi
+	done <<EOF_MATRIX
+0|$bin --list
+0|$bin --help
+0|$bin report -i $PWD/tests/golden/traces/0028-fixed.data
+1|$bin report -i $PWD/$good
+2|$bin --no-such-option
+2|$bin report -i missing.data
+2|$bin report -i /dev/null
+2|$bin report -i truncated
+2|$bin report -i fifo
+2|$bin --list >/dev/full
+2|$bin report -i $PWD/$good >/dev/full
+2|$bin --attach --ringbuf-kib 5
+EOF_MATRIX
+	rm -rf "$d"
+	return $bad
+}
+
 group_make() {
 	local tmp log=$logdir/make.log rel got want kdir ver
 	check_bench_table
+	check_exit_codes
 	tmp=$(mktemp -d)
 	if ! make -s --no-print-directory O="$O" install DESTDIR="$tmp" \
 			>"$log" 2>&1; then

@@ -3,7 +3,9 @@
  * sysfs-observe: parse the command line and hand it to the one command
  * that does the work.  Nothing else lives here.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "cli/exit_codes.h"
 #include "cli/options.h"
 #include "kernel/loader.h"
@@ -24,7 +26,23 @@ static int cmd_probes(const struct so_options *opts)
 	return SO_EXIT_PASS;
 }
 
-int main(int argc, char **argv)
+/*
+ * Exit 0 (or 1) only when every byte meant for the user was written:
+ * `--list >/dev/full` must fail, and say so.  An unwritable output is the
+ * user's to fix: 2.
+ */
+static int output_status(int rc)
+{
+	int err = fflush(stdout) ? errno : 0;
+
+	if (!err && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "sysfs-observe: failed to write the output: %s\n",
+		err ? strerror(err) : "write error");
+	return rc == SO_EXIT_SKIP ? rc : SO_EXIT_USAGE;
+}
+
+static int run(int argc, char **argv)
 {
 	struct so_options opts;
 	char err[256];
@@ -56,4 +74,9 @@ int main(int argc, char **argv)
 		so_usage_line(stderr);
 		return SO_EXIT_USAGE;
 	}
+}
+
+int main(int argc, char **argv)
+{
+	return output_status(run(argc, argv));
 }

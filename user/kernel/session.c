@@ -18,6 +18,8 @@
 #include "kernel/knobs.h"
 #include "kernel/loader.h"
 #include "kernel/session.h"
+#include "trace/files.h"
+#include "trace/record.h"
 #include "observe.skel.h"
 #include "report/findings.h"
 #include "report/summary.h"
@@ -402,6 +404,7 @@ static void scan_task(void *ctx, uint32_t tid, const struct so_task_state *ts)
 			comm[strcspn(comm, "\n")] = 0;
 		fclose(f);
 	}
+	so_escape_str(comm, sizeof(comm));	/* any task names itself */
 	so_findings_scan_task(&lv->findings, tid, comm, ts);
 }
 
@@ -563,12 +566,16 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		const char *path = opts->output ? opts->output :
 						  SO_DEFAULT_TRACE;
 
-		lv->trace = fopen(path, "wb");
+		/* 0600, no symlink followed: it holds kernel addresses. */
+		lv->trace = so_open_output(path);
 		if (!lv->trace || tf_writer_open(&lv->writer, lv->trace,
 						 &lv->info)) {
 			fprintf(stderr, "sysfs-observe: failed to create %s: "
-				"%s\n", path, strerror(errno));
-			rc = SO_EXIT_FAIL;
+				"%s\n", path,
+				errno == ELOOP ? "it is a symlink" :
+				errno == EINVAL ? "not a regular file" :
+						  strerror(errno));
+			rc = SO_EXIT_USAGE;
 			goto out;
 		}
 		lv->pipeline.writer = &lv->writer;

@@ -8,6 +8,8 @@
 #include "cli/exit_codes.h"
 #include "report/findings.h"
 #include "report/replay.h"
+#include "trace/files.h"
+#include "trace/record.h"
 #include "report/summary.h"
 #include "trace/trace_file.h"
 
@@ -50,8 +52,14 @@ static int on_ksym(void *ctx, uint64_t addr, uint64_t size, char type,
 		   const char *name, const char *module)
 {
 	struct replay *rp = ctx;
+	char sym[256], mod[256];
 
-	return ksyms_add(rp->ksyms, addr, size, type, name, module);
+	/* A trace file is untrusted: its names reach the terminal. */
+	snprintf(sym, sizeof(sym), "%s", name);
+	snprintf(mod, sizeof(mod), "%s", module);
+	so_escape_str(sym, sizeof(sym));
+	so_escape_str(mod, sizeof(mod));
+	return ksyms_add(rp->ksyms, addr, size, type, sym, mod);
 }
 
 static int on_trailer(void *ctx, const struct so_session_end *end)
@@ -65,9 +73,14 @@ static int on_trailer(void *ctx, const struct so_session_end *end)
 
 int replay_report(const char *path, enum so_format format, FILE *out)
 {
-	FILE *in = fopen(path, "rb");
+	FILE *in = so_open_input(path);
 	int rc;
 
+	if (!in && errno == EINVAL) {
+		fprintf(stderr, "sysfs-observe: %s is not a regular file: "
+			"give a trace file written by `record`\n", path);
+		return SO_EXIT_USAGE;
+	}
 	if (!in) {
 		fprintf(stderr, "sysfs-observe: failed to open %s: %s\n  "
 			"record one with `sysfs-observe record -o %s ...`\n",
@@ -109,9 +122,12 @@ int replay_report_file(FILE *in, const char *path, enum so_format format,
 	so_findings_attach(&rp->findings, &rp->pipeline);
 	rp->findings.live = NULL;	/* the live lines were the run's */
 
+	/* A trace that cannot be read (corrupt, truncated, another
+	 * version) is the user's input: exit 2, never 1 ("a finding"). */
 	if (tf_read(in, path, &handlers, rp, err, sizeof(err))) {
 		fprintf(stderr, "sysfs-observe: failed to read trace: %s\n",
 			err);
+		rc = SO_EXIT_USAGE;
 		goto out;
 	}
 	/* A deadlock the run caught is still in the trace: the tasks were

@@ -29,15 +29,47 @@ int so_record_check(const void *rec, size_t len, char *why, size_t whylen)
 	return 0;
 }
 
+void so_escape_str(char *s, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	char out[256];
+	size_t i, o = 0;
+
+	if (!size)
+		return;
+	if (size > sizeof(out))
+		size = sizeof(out);
+	for (i = 0; i < size - 1 && s[i] && o < size - 1; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c != 0x7f && c != '\\') {
+			out[o++] = (char)c;
+			continue;
+		}
+		if (o + 4 > size - 1)
+			break;
+		out[o++] = '\\';
+		if (c == '\\') {
+			out[o++] = '\\';
+			continue;
+		}
+		out[o++] = 'x';
+		out[o++] = hex[c >> 4];
+		out[o++] = hex[c & 15];
+	}
+	out[o] = '\0';
+	memcpy(s, out, o + 1);
+}
+
 void so_record_copy(void *out, const void *rec, size_t len)
 {
 	struct so_edge_event *edge = out;
 
 	memcpy(out, rec, len);
-	edge->ev.comm[SO_COMM_LEN - 1] = '\0';
-	edge->ev.name[SO_NAME_LEN - 1] = '\0';
+	so_escape_str(edge->ev.comm, SO_COMM_LEN);
+	so_escape_str(edge->ev.name, SO_NAME_LEN);
 	if (len == sizeof(*edge)) {
-		edge->val.comm[SO_COMM_LEN - 1] = '\0';
-		edge->to_name[SO_NAME_LEN - 1] = '\0';
+		so_escape_str(edge->val.comm, SO_COMM_LEN);
+		so_escape_str(edge->to_name, SO_NAME_LEN);
 	}
 }
