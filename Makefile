@@ -109,6 +109,10 @@ ASAN_BINS   := $(patsubst tests/unit/%.c,$(O)/asan/%,$(UNIT_SRCS))
 ASAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	       -fno-sanitize-recover=all
 ASAN_LOGIC  := $(patsubst user/%.c,$(O)/asan/user/%.o,$(USER_LOGIC))
+# The same with clang: its UBSan catches what gcc's misses (pointer
+# arithmetic past an array, as ksyms.c once did).
+CASAN_BINS  := $(patsubst tests/unit/%.c,$(O)/casan/%,$(UNIT_SRCS))
+CASAN_LOGIC := $(patsubst user/%.c,$(O)/casan/user/%.o,$(USER_LOGIC))
 
 MODULE_SRCS := $(wildcard module/*.c module/*.h) module/Kbuild
 
@@ -264,8 +268,19 @@ $(O)/asan/%: tests/unit/%.c $(ASAN_LOGIC) $(wildcard tests/unit/*.h)
 	$(Q)$(CC) $(USER_CFLAGS) $(ASAN_FLAGS) -Itests/unit $< $(ASAN_LOGIC) \
 		-lcmocka -o $@
 
+$(O)/casan/user/%.o: user/%.c $(BPF_SKELS) $(wildcard user/*/*.h bpf/*.h)
+	$(call msg,CLANG-ASAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(USER_CFLAGS) $(ASAN_FLAGS) -c $< -o $@
+
+$(O)/casan/%: tests/unit/%.c $(CASAN_LOGIC) $(wildcard tests/unit/*.h)
+	$(call msg,CLANG-ASAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(USER_CFLAGS) $(ASAN_FLAGS) -Itests/unit $< \
+		$(CASAN_LOGIC) -lcmocka -o $@
+
 unit: $(UNIT_BINS)
-asan: $(ASAN_BINS)
+asan: $(ASAN_BINS) $(CASAN_BINS)
 
 # libFuzzer harnesses over the pure logic, ASan and UBSan halting at the
 # first report (tests/run.sh's fuzz group runs each for FUZZ_SECS).
@@ -282,7 +297,7 @@ $(O)/fuzz/%: tests/fuzz/%.c $(USER_LOGIC) $(BPF_SKELS) \
 fuzz: $(FUZZERS)
 
 # Every test, host and guest; the runner prints `N passed, N failed`.
-check: $(BIN) $(UNIT_BINS) $(ASAN_BINS) $(FUZZERS) $(VM_BASE)
+check: $(BIN) $(UNIT_BINS) $(ASAN_BINS) $(CASAN_BINS) $(FUZZERS) $(VM_BASE)
 	$(Q)O=$(O) KERNEL=$(KERNEL) VM_BASE=$(VM_BASE) SEEDS=$(SEEDS) \
 		VM_TIMEOUT=$(VM_TIMEOUT) tests/run.sh $(CHECKS)
 

@@ -86,6 +86,12 @@ static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 			count(SO_CNT_EDGE_FULL);
 		return;
 	}
+	/* The edge table is the truth user space reconciles with when a
+	 * record below is lost: it needs the classes' names as well. */
+	bpf_map_update_elem(&class_names, &key.from_class, from->name,
+			    BPF_NOEXIST);
+	bpf_map_update_elem(&class_names, &key.to_class, to_name,
+			    BPF_NOEXIST);
 
 	if (paused)
 		return;

@@ -112,10 +112,10 @@ struct {
 	__type(value, struct so_class_counts);
 } class_counts SEC(".maps");
 
-/* Names of the classes in class_counts, written once per class. */
+/* Names of the classes in class_counts and edges, written once each. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
+	__uint(max_entries, 4096);
 	__type(key, __u64);		/* class id */
 	__type(value, struct so_class_name);
 } class_names SEC(".maps");

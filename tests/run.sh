@@ -95,9 +95,9 @@ group_asan() {
 	local t
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-	for t in "$O"/asan/test_*; do
+	for t in "$O"/asan/test_* "$O"/casan/test_*; do
 		[ -x "$t" ] || continue
-		run_cmocka "asan/$(basename "$t")" "$t"
+		run_cmocka "$(basename "$(dirname "$t")")/$(basename "$t")" "$t"
 	done
 }
 
@@ -175,7 +175,8 @@ group_guest() {
 GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 install:180
 	sysfs-sh:600 deadlock-fixed:120 observe-0018:240 verdict-fixed:300
 	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
-	verdict-all:900 quiet-counts:240 scenarios:900"}
+	verdict-all:900 quiet-counts:240 edge-overflow:300 output-pipe:180
+	scenarios:900"}
 
 # The kernfs knob kernel (kernfs/): built here when the cache lacks it
 # (about 21 min on 2 cores; a cached build is a no-op), then its own

@@ -35,6 +35,75 @@ static void test_module_path(void **state)
 	(void)state;
 }
 
+/* Issue 14: what used to be accepted in silence is a usage error now. */
+static void test_repeats_and_empties(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "--test", "0028", "--test", "0027"),
+			 SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "--test given twice"));
+	assert_int_equal(PARSE(&o, err, "report", "-i", "a", "-i", "b"),
+			 SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "-i given twice"));
+	assert_int_equal(PARSE(&o, err, "--attach", "--duration=1",
+			       "--duration=2"), SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "--duration=2 given twice"));
+	assert_int_equal(PARSE(&o, err, "--test", "all", "--count", "0008",
+			       "2", "--count", "0008", "3"), SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "--count 0008 given twice"));
+	assert_int_equal(PARSE(&o, err, "--test", "0028", "--count", "0008",
+			       "2"), SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "that test is not run"));
+	assert_int_equal(PARSE(&o, err, "--attach", "--module", ""),
+			 SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "--module: empty"));
+	assert_int_equal(PARSE(&o, err, "--attach", "--path", ""),
+			 SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "--path: empty"));
+	assert_int_equal(PARSE(&o, err, "--attach", "--duration", "0x10"),
+			 SO_EXIT_USAGE);
+	assert_int_equal(PARSE(&o, err, "--attach", "--duration", "1e3"),
+			 SO_EXIT_USAGE);
+	assert_int_equal(PARSE(&o, err, "--attach", "--duration", "1."),
+			 0);
+	/* Still fine: repeatable options, and a count for a test run. */
+	assert_int_equal(PARSE(&o, err, "--test", "all", "--count", "0008",
+			       "2", "--count", "0009", "3", "--param", "a=1",
+			       "--param", "b=2", "-q", "-q"), 0);
+	assert_int_equal(PARSE(&o, err, "--test", "0008", "--count", "0008",
+			       "2", "--window", "2.5"), 0);
+	assert_true(o.window_s == 2.5);
+}
+
+/* --ringbuf-kib: a power of 2 of whole pages, or a usage error. */
+static void test_ringbuf_kib(void **state)
+{
+	static char *const bad[] = {
+		"0", "2", "6", "1000", "2097152", "-4", "4k", "0x10", "",
+	};
+	struct so_options o;
+	char err[256];
+	size_t i;
+
+	assert_int_equal(PARSE(&o, err, "--test", "0027"), 0);
+	assert_int_equal(o.ringbuf_kib, 0);
+	assert_int_equal(PARSE(&o, err, "--test", "0027", "--ringbuf-kib",
+			       "4"), 0);
+	assert_int_equal(o.ringbuf_kib, 4);
+	assert_int_equal(PARSE(&o, err, "--attach", "--ringbuf-kib",
+			       "1048576"), 0);
+	assert_int_equal(o.ringbuf_kib, 1048576);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(PARSE(&o, err, "--attach", "--ringbuf-kib",
+				       bad[i]), SO_EXIT_USAGE);
+		assert_non_null(strstr(err, "not a power of 2"));
+	}
+	(void)state;
+}
+
 static void test_attach(void **state)
 {
 	struct so_options o;
@@ -73,7 +142,7 @@ static void test_runner(void **state)
 	char err[256];
 
 	assert_int_equal(PARSE(&o, err, "--test", "0028", "--fixed",
-			       "--count", "0008", "3", "--param",
+			       "--count", "0028", "3", "--param",
 			       "enable_lock=1", "--param", "delay_ms=5",
 			       "--window", "2.5", "--format", "ktap",
 			       "-q", "--hang-timeout", "10"), 0);
@@ -81,7 +150,7 @@ static void test_runner(void **state)
 	assert_string_equal(o.test, "0028");
 	assert_true(o.fixed);
 	assert_int_equal(o.nr_counts, 1);
-	assert_string_equal(o.counts[0].id, "0008");
+	assert_string_equal(o.counts[0].id, "0028");
 	assert_int_equal(o.counts[0].count, 3);
 	assert_int_equal(o.nr_params, 2);
 	assert_string_equal(o.params[1], "delay_ms=5");
@@ -244,6 +313,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach),
+		cmocka_unit_test(test_ringbuf_kib),
+		cmocka_unit_test(test_repeats_and_empties),
 		cmocka_unit_test(test_runner),
 		cmocka_unit_test(test_subcommands),
 		cmocka_unit_test(test_help_version),

@@ -10,6 +10,7 @@
 #include "cli/options.h"
 
 #define SO_SECONDS_MAX	(7 * 24 * 3600.0)	/* a week: a typo beyond */
+#define SO_RINGBUF_KIB_MAX	1048576UL	/* 1 GiB */
 
 enum so_long_only {
 	SO_OPT_ATTACH = 256,
@@ -29,6 +30,8 @@ enum so_long_only {
 	SO_OPT_PARAM,
 	SO_OPT_WINDOW,
 	SO_OPT_KNOB,
+	SO_OPT_RINGBUF_KIB,
+	SO_OPT_SEEN_MAX,	/* 'o', 'i' and these fit below */
 };
 
 static const struct option so_long_options[] = {
@@ -54,6 +57,7 @@ static const struct option so_long_options[] = {
 	{ "param",	  required_argument, NULL, SO_OPT_PARAM },
 	{ "window",	  required_argument, NULL, SO_OPT_WINDOW },
 	{ "knob",	  required_argument, NULL, SO_OPT_KNOB },
+	{ "ringbuf-kib",  required_argument, NULL, SO_OPT_RINGBUF_KIB },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -103,7 +107,12 @@ static bool so_parse_seconds(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
+	size_t digits = strspn(s, "0123456789");
+
+	/* Decimal only: strtod would take "0x10" and "1e3" too. */
+	if (s[digits] == '.')
+		digits += 1 + strspn(s + digits + 1, "0123456789");
+	if (!digits || s[digits])
 		return false;
 	v = strtod(s, &end);
 	if (*end || !isfinite(v) || v <= 0 || v > SO_SECONDS_MAX)
@@ -187,6 +196,11 @@ static int so_parse_count(struct so_options *opts, int argc, char **argv,
 				    "--count %s: '%s' is not a positive number",
 				    id, argv[optind]);
 	optind++;
+	for (unsigned int i = 0; i < opts->nr_counts; i++)
+		if (!strcmp(opts->counts[i].id, id))
+			return so_opt_error(err, errlen,
+					    "--count %s given twice: give it once",
+					    id);
 	if (opts->nr_counts == SO_OPT_COUNTS_MAX)
 		return so_opt_error(err, errlen, "--count: more than %d given",
 				    SO_OPT_COUNTS_MAX);
@@ -238,6 +252,15 @@ static int so_parse_number_opt(struct so_options *opts, int opt,
 					    "--pid: '%s' is not a process id",
 					    arg);
 		opts->pid = (unsigned int)pid;
+		return 0;
+	case SO_OPT_RINGBUF_KIB:
+		/* The kernel wants a power of 2 of whole pages. */
+		if (!so_parse_uint(arg, SO_RINGBUF_KIB_MAX, &pid) ||
+		    pid < 4 || (pid & (pid - 1)))
+			return so_opt_error(err, errlen,
+					    "--ringbuf-kib: '%s' is not a power of 2 from 4 to %lu",
+					    arg, SO_RINGBUF_KIB_MAX);
+		opts->ringbuf_kib = (unsigned int)pid;
 		return 0;
 	case SO_OPT_DURATION:
 		if (!so_parse_seconds(arg, &opts->duration_s))
@@ -324,8 +347,14 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 		return so_set_action(opts, SO_ACT_WATCH, given, "--watch",
 				     err, errlen);
 	case SO_OPT_MODULE:
+		if (!optarg[0])
+			return so_opt_error(err, errlen,
+					    "--module: empty: give a module name or drop the option");
 		return so_parse_module(opts, optarg, err, errlen);
 	case SO_OPT_PATH:
+		if (!optarg[0])
+			return so_opt_error(err, errlen,
+					    "--path: empty: give a sysfs path or drop the option");
 		opts->path_prefix = optarg;
 		return 0;
 	case SO_OPT_FORMAT:
@@ -383,6 +412,12 @@ static int so_check_runner_opts(const struct so_options *opts,
 	if (opts->nr_counts && !opts->test)
 		return so_opt_error(err, errlen,
 				    "--count applies to --test, not --watch");
+	for (unsigned int i = 0; i < opts->nr_counts; i++)
+		if (strcmp(opts->test, "all") &&
+		    strcmp(opts->test, opts->counts[i].id))
+			return so_opt_error(err, errlen,
+					    "--count %s: that test is not run (--test %s)",
+					    opts->counts[i].id, opts->test);
 	return 0;
 }
 
@@ -440,9 +475,39 @@ static int so_check_options(struct so_options *opts, char *err,
 				    err, errlen);
 }
 
+/*
+ * An option that takes one value, given twice, is an error: "last one
+ * wins" would silently drop what the user typed first.  Repeatable:
+ * --param, --knob, --count (once per id), -v; flags may repeat.
+ */
+static int so_check_repeat(int opt, bool seen[SO_OPT_SEEN_MAX], char **argv,
+			   char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'o': case 'i':
+	case SO_OPT_MODULE: case SO_OPT_PATH: case SO_OPT_PID:
+	case SO_OPT_DURATION: case SO_OPT_FORMAT: case SO_OPT_HANG_TIMEOUT:
+	case SO_OPT_TEST: case SO_OPT_WATCH: case SO_OPT_WINDOW:
+	case SO_OPT_RINGBUF_KIB:
+		break;
+	default:
+		return 0;
+	}
+	if (opt < 0 || opt >= SO_OPT_SEEN_MAX)
+		return 0;
+	if (seen[opt])
+		return so_opt_error(err, errlen,
+				    "%s given twice: give it once",
+				    argv[optind - 1][0] == '-' ?
+					    argv[optind - 1] : argv[optind - 2]);
+	seen[opt] = true;
+	return 0;
+}
+
 int so_options_parse(struct so_options *opts, int argc, char **argv,
 		     char *err, size_t errlen)
 {
+	bool seen[SO_OPT_SEEN_MAX] = { false };
 	const char *given = NULL;
 	int opt, ret;
 
@@ -462,7 +527,10 @@ int so_options_parse(struct so_options *opts, int argc, char **argv,
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:hqvo:i:", so_long_options,
 				  NULL)) != -1) {
-		ret = so_parse_one(opts, opt, argc, argv, &given, err, errlen);
+		ret = so_check_repeat(opt, seen, argv, err, errlen);
+		if (!ret)
+			ret = so_parse_one(opts, opt, argc, argv, &given, err,
+					   errlen);
 		if (ret)
 			return ret;
 	}
@@ -538,6 +606,7 @@ void so_usage(FILE *out)
 "  --format FMT        text (default), json, or ktap (scenario runs)\n"
 "  -q, --quiet         no live stream, the summary only\n"
 "  -v, --verbose       more detail; -vv debug; -vvv libbpf debug too\n"
+"  --ringbuf-kib N     the ring buffer's size in KiB (default 4096)\n"
 "  -o, --output FILE   record: the trace file to write\n"
 "  -i, --input FILE    report: the trace file to read\n"
 "  -h, --help          this text\n"

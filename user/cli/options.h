@@ -61,6 +61,8 @@ struct so_options {
 	unsigned int pid;	/* 0: any */
 	double duration_s;	/* 0: until Ctrl-C (attach) */
 	double hang_timeout_s;	/* blocked this long = a hang */
+	/* --ringbuf-kib: the ring buffer's size, a power of 2; 0 default. */
+	unsigned int ringbuf_kib;
 
 	char **command;		/* --attach -- CMD ARGS... (NULL-terminated) */
 	int nr_command;

@@ -272,6 +272,14 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts)
 	decide_modes(l, vmlinux_btf, &tr);
 	l->aggregate = opts->aggregate;
 	set_knob_addrs(l);
+	if (opts->ringbuf_kib &&
+	    bpf_map__set_max_entries(l->skel->maps.events,
+				     opts->ringbuf_kib * 1024U)) {
+		fprintf(stderr, "sysfs-observe: cannot size the ring buffer "
+			"%u KiB: %s\n", opts->ringbuf_kib, strerror(errno));
+		rc = 2;
+		goto out;
+	}
 
 	l->skel->rodata->self_tgid = getpid();
 	l->skel->rodata->rtnl_mutex_addr = ksym_addr("rtnl_mutex");
@@ -440,6 +448,40 @@ int loader_task_states(struct so_loader *l, so_task_state_fn fn, void *ctx)
 			continue;
 		}
 		fn(ctx, key, &ts);
+	}
+	return err;
+}
+
+static void class_name_of(int fd, __u64 class_id, struct so_class_name *out)
+{
+	if (bpf_map_lookup_elem(fd, &class_id, out))
+		memset(out, 0, sizeof(*out));
+	out->name[SO_NAME_LEN - 1] = 0;
+}
+
+int loader_edges(struct so_loader *l, so_edge_entry_fn fn, void *ctx)
+{
+	struct so_class_name from, to;
+	struct so_edge_key key, *prev = NULL;
+	struct so_edge_val val;
+	int fd, names_fd, err = 0;
+	__u32 limit;
+
+	if (!l->skel)
+		return -EINVAL;
+	fd = bpf_map__fd(l->skel->maps.edges);
+	names_fd = bpf_map__fd(l->skel->maps.class_names);
+	/* Edges are never deleted while a session runs; bounded anyway. */
+	limit = 2 * bpf_map__max_entries(l->skel->maps.edges);
+	while (limit-- && !bpf_map_get_next_key(fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &val)) {
+			err = -errno;
+			continue;
+		}
+		class_name_of(names_fd, key.from_class, &from);
+		class_name_of(names_fd, key.to_class, &to);
+		fn(ctx, &key, &val, from.name, to.name);
 	}
 	return err;
 }

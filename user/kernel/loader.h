@@ -28,6 +28,7 @@ struct loader_opts {
 	 * (struct so_class_counts), send no event for it; not where the
 	 * knob probes need every write's events. */
 	bool aggregate;
+	unsigned int ringbuf_kib;	/* 0: the default size */
 	const char *module;	/* only this module's references, or NULL */
 	const char *path;	/* --path: "/sys/.../dev" or "dev/attr" */
 	int verbose;
@@ -71,6 +72,12 @@ int64_t loader_nr_waiting(const struct so_loader *l);
 typedef void (*so_task_state_fn)(void *ctx, uint32_t tid,
 				 const struct so_task_state *ts);
 int loader_task_states(struct so_loader *l, so_task_state_fn fn, void *ctx);
+/* Each edge of the kernel's edge table, with its classes' names (from
+ * class_names; "" where the kernel lost them).  0 or -errno. */
+typedef void (*so_edge_entry_fn)(void *ctx, const struct so_edge_key *key,
+				 const struct so_edge_val *val,
+				 const char *from_name, const char *to_name);
+int loader_edges(struct so_loader *l, so_edge_entry_fn fn, void *ctx);
 /* Start a new session on the loaded programs: empty the edge table,
  * the held sets and the watched processes, zero the counters, unpause. */
 int loader_reset(struct so_loader *l);

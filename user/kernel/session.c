@@ -78,6 +78,10 @@ struct live {
 	uint64_t ksyms_ns;	/* last add_module_ksyms() */
 	uint64_t scan_ns;	/* last scan_tasks() */
 	bool scan_warned;
+	uint64_t drops_seen;	/* ring-buffer drops at the last look */
+	uint64_t drops_ns;	/* when they last grew */
+	uint64_t drops_check_ns;
+	uint64_t recover_before_ns; /* edges newer may still be in the ring */
 };
 
 /*
@@ -435,6 +439,48 @@ static void scan_tasks(struct so_observer *obs, struct live *lv, uint64_t now)
 	so_findings_scan_end(&lv->findings);
 }
 
+static void recover_edge(void *ctx, const struct so_edge_key *key,
+			 const struct so_edge_val *val, const char *from_name,
+			 const char *to_name)
+{
+	struct live *lv = ctx;
+
+	if (lv->recover_before_ns && val->first_ns > lv->recover_before_ns)
+		return;
+	so_pipeline_recover_edge(&lv->pipeline, key, val, from_name, to_name);
+}
+
+/*
+ * The kernel's edge table is the truth: an edge whose record the full
+ * ring buffer dropped is taken from it, so no verdict depends on a
+ * record arriving.  While drops grow (looked at every 500 ms), and for
+ * 2 s after, edges older than 1 s are compared (a younger one may still
+ * be on its way); `final`, after the last drain, compares them all.
+ */
+static void recover_edges(struct so_observer *obs, struct live *lv,
+			  uint64_t now, bool final)
+{
+	uint64_t counters[SO_CNT_NR];
+
+	if (!final) {
+		if (now - lv->drops_check_ns < 500000000ULL)
+			return;
+		lv->drops_check_ns = now;
+		if (loader_counters(&obs->loader, counters))
+			return;
+		if (counters[SO_CNT_RB_DROPS] > lv->drops_seen) {
+			lv->drops_seen = counters[SO_CNT_RB_DROPS];
+			lv->drops_ns = now;
+		}
+		if (!lv->drops_ns || now - lv->drops_ns > 2000000000ULL)
+			return;
+	}
+	lv->recover_before_ns = final ? 0 : now - 1000000000ULL;
+	if (loader_edges(&obs->loader, recover_edge, lv))
+		fprintf(stderr, "sysfs-observe: warning: failed to read the "
+			"kernel's edge table: an edge may be missing\n");
+}
+
 static void add_class_counts(void *ctx, uint64_t class_id, const char *name,
 			     const struct so_class_counts *counts)
 {
@@ -453,6 +499,8 @@ static void print_summary(struct live *lv, const struct so_options *opts,
 		.stats = &lv->stats,
 		.names = lv->names,
 		.malformed = lv->pipeline.nr_malformed,
+		.edges_recovered = lv->pipeline.nr_edges_recovered,
+		.edges_exact = !cut_short,
 		.hooks = &lv->findings.hooks,
 	};
 
@@ -482,6 +530,7 @@ struct so_observer *observer_open(const struct so_options *opts, int *rc)
 	 * rebuilds from them). */
 	obs->lopts.aggregate = opts->quiet &&
 			       opts->subcommand != SO_SUB_RECORD;
+	obs->lopts.ringbuf_kib = opts->ringbuf_kib;
 	obs->lopts.module = opts->module;
 	obs->lopts.path = opts->path_prefix;
 	obs->lopts.verbose = opts->verbosity;
@@ -630,6 +679,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		}
 		drv_out = copy_driver_output(drv_out);
 		scan_tasks(obs, lv, now);
+		recover_edges(obs, lv, now, false);
 		if (so_findings_check(&lv->findings, now)) {
 			deadlock = true;
 			break;
@@ -639,6 +689,10 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 			break;
 		}
 		if (deadline && now >= deadline)
+			break;
+		/* The reader is gone (`--attach | head -1`; SIGPIPE is
+		 * ignored so that the knobs are restored): stop. */
+		if (ferror(stdout))
 			break;
 	}
 	/* Pause, then count, then drain: what was submitted is then what
@@ -658,6 +712,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		drv_rc = SO_EXIT_FAIL;
 	if (!deadlock)
 		loader_poll(&obs->loader, 0);
+	recover_edges(obs, lv, mono_ns(), true);
 	if (obs->loader.aggregate &&
 	    loader_class_counts(&obs->loader, add_class_counts, lv))
 		fprintf(stderr, "sysfs-observe: warning: failed to read the "

@@ -9,7 +9,7 @@
 /* Losses that mean the analysis may have missed something. */
 static const uint32_t so_loss_counters[] = {
 	SO_CNT_RB_DROPS, SO_CNT_HELD_FULL, SO_CNT_EDGE_FULL,
-	SO_CNT_TASK_FULL, SO_CNT_CLASS_FULL,
+	SO_CNT_TASK_FULL, SO_CNT_CLASS_FULL, SO_CNT_COUNTS_FULL,
 };
 
 bool so_report_lost_events(const struct so_report *r)
@@ -330,21 +330,31 @@ static void so_print_losses(FILE *out, const struct so_report *r)
 	for (i = SO_CNT_RB_DROPS; i <= SO_CNT_STACK_FAIL; i++)
 		fprintf(out, "%10" PRIu64 "   %s\n", so_report_counter(r, i),
 			so_counter_desc(i));
+	fprintf(out, "%10" PRIu64 "   %s\n",
+		so_report_counter(r, SO_CNT_COUNTS_FULL),
+		so_counter_desc(SO_CNT_COUNTS_FULL));
 	fprintf(out, "%10" PRIu64 "   %s\n", r->malformed,
 		"malformed records refused");
 	fprintf(out, "%10" PRIu64 "   %s\n", r->stats->nomem,
 		"events not counted (out of memory)");
 	fprintf(out, "%10" PRIu64 "   %s\n", r->stats->unpaired,
 		"end events without their begin");
+	fprintf(out, "%10" PRIu64 "   %s\n", r->edges_recovered,
+		"edges taken from the kernel's edge table (record lost)");
 	if (!so_report_lost_events(r))
 		return;
 	for (i = 0; i < sizeof(so_loss_counters) / sizeof(so_loss_counters[0]);
 	     i++)
 		dropped += so_report_counter(r, so_loss_counters[i]);
+	/* Live, the edges are the kernel table's: complete whatever was
+	 * dropped, unless the table itself was full. */
 	fprintf(out, "\nWARNING! There were dropped events (%" PRIu64
-		" in BPF, %" PRIu64 " refused, %" PRIu64
-		" uncounted): the analysis may miss an edge.\n",
-		dropped, r->malformed, r->stats->nomem);
+		" in BPF, %" PRIu64 " refused, %" PRIu64 " uncounted): %s\n",
+		dropped, r->malformed, r->stats->nomem,
+		r->edges_exact && !so_report_counter(r, SO_CNT_EDGE_FULL) ?
+			"counts and timings may be short; the edges are "
+			"complete (taken from the kernel's edge table)." :
+			"the analysis may miss an edge.");
 }
 
 void so_summary_text(FILE *out, const struct so_report *r)

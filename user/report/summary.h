@@ -35,6 +35,9 @@ struct so_report {
 	struct so_stats *stats;			/* finished by the report */
 	struct so_names *names;
 	uint64_t malformed;			/* records the pipeline refused */
+	/* Live: edges taken from the kernel's table, their records lost. */
+	uint64_t edges_recovered;
+	bool edges_exact;	/* live, compared with the kernel's table */
 	const struct so_summary_hooks *hooks;	/* may be NULL */
 };
 

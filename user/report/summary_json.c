@@ -216,6 +216,7 @@ static void so_json_losses(struct so_json *j, const struct so_report *r)
 	so_json_u64(j, "malformed_records", r->malformed);
 	so_json_u64(j, "uncounted_nomem", r->stats->nomem);
 	so_json_u64(j, "unpaired_ends", r->stats->unpaired);
+	so_json_u64(j, "edges_recovered", r->edges_recovered);
 	so_json_bool(j, "dropped", so_report_lost_events(r));
 	so_json_end_object(j);
 }

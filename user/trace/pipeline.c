@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "trace/pipeline.h"
@@ -8,11 +9,60 @@ void so_pipeline_init(struct so_pipeline *p)
 {
 	memset(p, 0, sizeof(*p));
 	so_stacks_init(&p->stacks);
+	u64map_init(&p->edge_keys);
 }
 
 void so_pipeline_fini(struct so_pipeline *p)
 {
 	so_stacks_fini(&p->stacks);
+	u64map_fini(&p->edge_keys);
+}
+
+/* The edge key in 64 bits (splitmix64 steps): two different keys that
+ * collide would hide one edge from recovery, at odds of 2^-64. */
+static uint64_t so_pipeline_edge_key(const struct so_edge_key *k)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL, parts[3] = {
+		k->from_class, k->to_class, k->gate_ctx,
+	};
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		h ^= parts[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+		h ^= h >> 31;
+	}
+	return h;
+}
+
+int so_pipeline_recover_edge(struct so_pipeline *p,
+			     const struct so_edge_key *key,
+			     const struct so_edge_val *val,
+			     const char *from_name, const char *to_name)
+{
+	struct so_edge_event e;
+
+	if (u64map_get(&p->edge_keys, so_pipeline_edge_key(key), NULL))
+		return 0;
+	memset(&e, 0, sizeof(e));
+	e.ev.ts_ns = val->first_ns;
+	e.ev.type = SO_EV_EDGE;
+	e.ev.pid = val->first_tid;	/* the table keeps no tgid */
+	e.ev.tid = val->first_tid;
+	memcpy(e.ev.comm, val->comm, SO_COMM_LEN);
+	e.ev.comm[SO_COMM_LEN - 1] = 0;
+	e.ev.class_id = key->to_class;
+	e.ev.stack_id = val->stack_id;
+	e.ev.flags = val->going ? SO_EVF_GOING : 0;
+	snprintf(e.ev.name, sizeof(e.ev.name), "%s", from_name ? from_name : "");
+	e.key = *key;
+	e.val = *val;
+	snprintf(e.to_name, sizeof(e.to_name), "%s", to_name ? to_name : "");
+	if (so_pipeline_feed(p, &e, sizeof(e)))
+		return -1;
+	p->nr_edges_recovered++;
+	return 1;
 }
 
 int so_pipeline_add_stack(struct so_pipeline *p, int32_t id,
@@ -58,6 +108,9 @@ int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 		return -1;
 	}
 	so_record_copy(&copy, rec, len);
+	if (ev->type == SO_EV_EDGE &&
+	    u64map_put(&p->edge_keys, so_pipeline_edge_key(&copy.key), 0))
+		p->nr_edge_keys_nomem++;
 	stack = so_pipeline_stack(p, ev->stack_id);
 	if (p->names)
 		so_names_observe(p->names, ev, stack);

@@ -20,6 +20,7 @@
 #include "trace/stacks.h"
 #include "trace/stream.h"
 #include "trace/trace_file.h"
+#include "trace/u64map.h"
 
 /* Live mode's way to the BPF stack map: depth, or < 0 when it has none. */
 typedef int (*so_stack_fetch_fn)(void *ctx, int32_t stack_id,
@@ -45,6 +46,11 @@ struct so_pipeline {
 	void *fetch_ctx;
 	struct so_stacks stacks;	/* every stack seen, by id */
 
+	/* Edge keys fed (so_pipeline_edge_key()), for so_pipeline_recover_edge. */
+	struct u64map edge_keys;
+	uint64_t nr_edges_recovered;	/* fed by so_pipeline_recover_edge */
+	uint64_t nr_edge_keys_nomem;	/* keys not kept: recovery may repeat */
+
 	uint64_t nr_records;		/* fed */
 	uint64_t nr_malformed;		/* refused by so_record_check() */
 	uint64_t nr_write_errors;	/* trace writes that failed */
@@ -55,6 +61,17 @@ void so_pipeline_init(struct so_pipeline *p);
 void so_pipeline_fini(struct so_pipeline *p);
 /* Returns 0, or -1 when the record is malformed (counted, not passed on). */
 int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len);
+/*
+ * Live mode: an edge of the kernel's edge table (the source of truth for
+ * edges).  Fed as an SO_EV_EDGE record, made from the table's entry, when
+ * no record of it came (the ring buffer was full): the analysis, and a
+ * trace being written, then hold every edge.  Returns 1 when fed, 0 when
+ * known already, -1 on a malformed or unrecordable entry.
+ */
+int so_pipeline_recover_edge(struct so_pipeline *p,
+			     const struct so_edge_key *key,
+			     const struct so_edge_val *val,
+			     const char *from_name, const char *to_name);
 /* Report mode: a trace file's STACK record. */
 int so_pipeline_add_stack(struct so_pipeline *p, int32_t id,
 			  const uint64_t *addrs, uint32_t depth);
