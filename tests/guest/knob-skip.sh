@@ -14,6 +14,17 @@ if [ -d /sys/kernel/debug/kernfs/config_fail_kernfs_fop_write_iter ]; then
 fi
 why='CONFIG_FAIL_KERNFS_KNOBS: /sys/kernel/debug/kernfs/config_fail_kernfs_fop_write_iter missing; build one with `make kernfs-kernel`'
 
+# debugfs as it was: the guest mounts it at boot; unmounted here, the
+# tool must mount it to find the knobs missing (the reason says it
+# looked) and unmount it again, on this exit-4 path too.
+umount /sys/kernel/debug
+check "debugfs unmounted before the skips" sh -c '! grep -q " /sys/kernel/debug debugfs " /proc/mounts'
+timeout -k 5 120 sysfs-observe --test 0029 -q >/tmp/dbg.out 2>&1
+rc=$?
+check "debugfs: the tool looked inside (rc $rc, the reason names the knob dir)" \
+	grep -qF "$why" /tmp/dbg.out
+check "debugfs: unmounted again after the skip" sh -c '! grep -q " /sys/kernel/debug debugfs " /proc/mounts'
+
 check "--list shows 0029-0032" test "$(sysfs-observe --list |
 	grep -c '^00\(29\|3[012]\) x 1 - block racing removal of store op with kernfs')" -eq 4
 for id in 0029 0032; do
@@ -40,6 +51,9 @@ rc=$?
 check "--attach --knob exits 4 (rc $rc)" test $rc -eq 4
 check "--attach --knob: names the missing support" grep -qF "$why" /tmp/a.out
 
+check "debugfs: still unmounted after every skip" sh -c '! grep -q " /sys/kernel/debug debugfs " /proc/mounts'
+# As the guest has it, for the header's reason below.
+mount -t debugfs debugfs /sys/kernel/debug
 timeout -k 5 120 sysfs-observe --attach -q -- true >/tmp/n.out 2>&1
 rc=$?
 grep '^# kernfs knobs' /tmp/n.out

@@ -2,12 +2,14 @@
 /*
  * Thin: paths, open, read, write.  Detecting or changing the knobs
  * mounts debugfs when it is not (a machine that never mounted it has the
- * knobs all the same); it stays mounted, as it is on every machine that
- * uses it.  Describing them for a header mounts nothing.
+ * knobs all the same), and unmounts it when the process that mounted it
+ * exits (atexit: on a skip too): debugfs is left as it was.  Describing
+ * them for a header mounts nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -43,6 +45,26 @@ static bool knob_debugfs_mounted(void)
 	return found;
 }
 
+/* Who mounted debugfs, if we did: forked children exit too, and their
+ * exit must not unmount it under the parent. */
+static pid_t knob_mounted_by;
+
+static void knob_unmount(void)
+{
+	if (knob_mounted_by && knob_mounted_by == getpid())
+		umount2(KNOB_DEBUGFS, MNT_DETACH);
+}
+
+static int knob_mount(void)
+{
+	if (mount("debugfs", KNOB_DEBUGFS, "debugfs", 0, NULL))
+		return -1;
+	if (!knob_mounted_by)
+		atexit(knob_unmount);
+	knob_mounted_by = getpid();
+	return 0;
+}
+
 static bool knob_detect(char *reason, size_t len, bool may_mount)
 {
 	int err;
@@ -55,8 +77,7 @@ static bool knob_detect(char *reason, size_t len, bool may_mount)
 			 KNOB_DEBUGFS);
 		return false;
 	}
-	if (!knob_debugfs_mounted() &&
-	    mount("debugfs", KNOB_DEBUGFS, "debugfs", 0, NULL)) {
+	if (!knob_debugfs_mounted() && knob_mount()) {
 		err = errno;
 		snprintf(reason, len, "cannot mount debugfs at "
 			 KNOB_DEBUGFS ": %s%s", strerror(err),
