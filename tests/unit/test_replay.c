@@ -62,11 +62,86 @@ static void test_fixed_0028(void **state)
 	free(text);
 }
 
+static char *golden_trace(const char *name, size_t *len)
+{
+	char path[256];
+	char *buf;
+
+	snprintf(path, sizeof(path), "%s/traces/%s",
+		 getenv("SO_GOLDEN_DIR") ? getenv("SO_GOLDEN_DIR") :
+					   "tests/golden", name);
+	buf = test_read_file(path, len);
+	assert_non_null(buf);
+	return buf;
+}
+
+/*
+ * `record --test all` keeps every test: sessions follow each other in one
+ * file (format 3).  The two recordings as one file report both, each
+ * with its own verdict, the exit status the worse one's; JSON is then an
+ * array of the two documents.
+ */
+static void test_two_sessions(void **state)
+{
+	size_t fixed_len, unfixed_len;
+	char *fixed = golden_trace("0028-fixed.data", &fixed_len);
+	char *unfixed = golden_trace("0028.data", &unfixed_len);
+	size_t len = fixed_len + unfixed_len - 16;
+	char *both = malloc(len), *text, *second;
+	struct test_capture cap;
+	enum so_format formats[2] = { SO_FMT_TEXT, SO_FMT_JSON };
+	FILE *in;
+	int rc, i;
+
+	(void)state;
+	assert_non_null(both);
+	memcpy(both, fixed, fixed_len);
+	memcpy(both + fixed_len, unfixed + 16, unfixed_len - 16);
+	both[8] = 3;		/* the format that lets sessions repeat */
+	for (i = 0; i < 2; i++) {
+		in = fmemopen(both, len, "rb");
+		assert_non_null(in);
+		rc = replay_report_file(in, "both.data", formats[i],
+					test_capture_begin(&cap));
+		fclose(in);
+		test_capture_end(&cap);
+		text = cap.text;
+		assert_int_equal(rc, 1);
+		if (formats[i] == SO_FMT_TEXT) {
+			second = strstr(text, "\nverdict: PASS: 0 DEADLOCK-PRONE, 2 GATED");
+			assert_non_null(second);
+			assert_non_null(strstr(second, "\nverdict: FAIL: 1 DEADLOCK-PRONE"));
+		} else {
+			assert_int_equal(text[0], '[');
+			second = strstr(text, "\"schema\"");
+			assert_non_null(second);
+			assert_non_null(strstr(second + 1, "\"schema\""));
+			assert_non_null(strstr(text, "\"verdict\": \"pass\""));
+			assert_non_null(strstr(text, "\"verdict\": \"fail\""));
+		}
+		free(text);
+	}
+	/* One session is one document, not an array of one. */
+	in = fmemopen(fixed, fixed_len, "rb");
+	assert_non_null(in);
+	rc = replay_report_file(in, "fixed.data", SO_FMT_JSON,
+				test_capture_begin(&cap));
+	fclose(in);
+	test_capture_end(&cap);
+	assert_int_equal(rc, 0);
+	assert_int_equal(cap.text[0], '{');
+	free(cap.text);
+	free(both);
+	free(fixed);
+	free(unfixed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unfixed_0028),
 		cmocka_unit_test(test_fixed_0028),
+		cmocka_unit_test(test_two_sessions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

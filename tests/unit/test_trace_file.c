@@ -288,7 +288,13 @@ static void test_corrupt_lengths(void **state)
 	put_le32(copy + SESSION_AT, TF_REC_EVENT);
 	expect_error(copy, len, "EVENT record at offset 16 before the SESSION");
 
+	/* Format 3: what follows a TRAILER must be a whole session. */
 	memcpy(copy, buf, len);
+	copy[len] = 0;
+	expect_error(copy, len + 1, "truncated record header at offset");
+	/* Format 2 files end at their TRAILER. */
+	memcpy(copy, buf, len);
+	put_le32(copy + 8, 2);
 	copy[len] = 0;
 	expect_error(copy, len + 1, "data after the TRAILER record");
 	free(copy);

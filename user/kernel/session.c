@@ -61,6 +61,9 @@ struct so_observer {
 	struct loader_opts lopts;
 	struct live *cur;	/* the session the ring buffer feeds */
 	bool wedged;
+	/* record: one file for every session (every test of --test all) */
+	FILE *trace;
+	struct tf_writer writer;
 };
 
 struct live {
@@ -69,12 +72,10 @@ struct live {
 	struct so_stream stream;
 	struct so_stats stats;
 	struct so_findings findings;
-	struct tf_writer writer;
 	struct so_session_info info;
 	struct so_session_end end;
 	struct ksyms *ksyms;
 	struct so_names *names;
-	FILE *trace;
 	uint64_t ksyms_ns;	/* last add_module_ksyms() */
 	uint64_t scan_ns;	/* last scan_tasks() */
 	bool scan_warned;
@@ -282,8 +283,6 @@ static void live_teardown(struct live *lv)
 	so_stats_fini(&lv->stats);
 	so_names_free(lv->names);
 	ksyms_free(lv->ksyms);
-	if (lv->trace)
-		fclose(lv->trace);
 }
 
 static int exec_command(void *ctx)
@@ -561,6 +560,10 @@ void observer_close(struct so_observer *obs)
 {
 	if (!obs)
 		return;
+	if (obs->trace && fclose(obs->trace))
+		fprintf(stderr, "sysfs-observe: failed to write the trace "
+			"file: %s\n", strerror(errno));
+	obs->trace = NULL;
 	if (!loader_stop(&obs->loader, obs->wedged))
 		observer_abandon(SO_EXIT_FAIL);
 	free(obs);
@@ -615,10 +618,19 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		const char *path = opts->output ? opts->output :
 						  SO_DEFAULT_TRACE;
 
-		/* 0600, no symlink followed: it holds kernel addresses. */
-		lv->trace = so_open_output(path);
-		if (!lv->trace || tf_writer_open(&lv->writer, lv->trace,
-						 &lv->info)) {
+		/* 0600, no symlink followed: it holds kernel addresses.
+		 * Opened once: the observer's later sessions follow. */
+		if (obs->trace) {
+			if (tf_writer_session(&obs->writer, &lv->info)) {
+				fprintf(stderr, "sysfs-observe: failed to "
+					"write %s: %s\n", path,
+					strerror(errno));
+				rc = SO_EXIT_USAGE;
+				goto out;
+			}
+		} else if (!(obs->trace = so_open_output(path)) ||
+			   tf_writer_open(&obs->writer, obs->trace,
+					  &lv->info)) {
 			fprintf(stderr, "sysfs-observe: failed to create %s: "
 				"%s\n", path,
 				errno == ELOOP ? "it is a symlink" :
@@ -627,7 +639,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 			rc = SO_EXIT_USAGE;
 			goto out;
 		}
-		lv->pipeline.writer = &lv->writer;
+		lv->pipeline.writer = &obs->writer;
 	}
 	t0 = lv->info.start_mono_ns;
 	if (!opts->quiet) {
@@ -720,11 +732,11 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	add_module_ksyms(lv);
 	lv->end.end_mono_ns = mono_ns();
 	if (recording) {
-		lv->end.nr_events = lv->writer.nr_events;
+		lv->end.nr_events = obs->writer.nr_events;
 		so_pipeline_write_ksyms(&lv->pipeline, lv->ksyms);
-		lv->end.nr_stacks = lv->writer.nr_stacks;
-		lv->end.nr_ksyms = lv->writer.nr_ksyms;
-		if (tf_writer_close(&lv->writer, &lv->end))
+		lv->end.nr_stacks = obs->writer.nr_stacks;
+		lv->end.nr_ksyms = obs->writer.nr_ksyms;
+		if (tf_writer_close(&obs->writer, &lv->end))
 			fprintf(stderr, "sysfs-observe: failed to write the "
 				"trace file: %s\n", strerror(errno));
 	}

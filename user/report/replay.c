@@ -22,12 +22,57 @@ struct replay {
 	struct so_findings findings;
 	struct ksyms *ksyms;
 	struct so_names *names;
+	/* A file holds one session per test of `record --test all`: each
+	 * is summarized at its TRAILER; JSON documents are kept to make
+	 * an array of them when there are several. */
+	enum so_format format;
+	FILE *out;
+	unsigned int nr_sessions;
+	int rc;				/* the worst session's status */
+	char *json;
+	size_t json_len;
+	FILE *json_mem;
 };
+
+/* A fresh analysis for a session. */
+static int replay_begin(struct replay *rp)
+{
+	rp->ksyms = ksyms_new();
+	rp->names = so_names_new(rp->ksyms);
+	so_stats_init(&rp->stats);
+	so_pipeline_init(&rp->pipeline);
+	rp->pipeline.names = rp->names;
+	rp->pipeline.stats = &rp->stats;
+	if (!rp->ksyms || !rp->names ||
+	    so_findings_init(&rp->findings, &rp->pipeline, rp->ksyms,
+			     SO_HANG_TIMEOUT_DEFAULT_NS))
+		return -1;
+	so_findings_attach(&rp->findings, &rp->pipeline);
+	rp->findings.live = NULL;	/* the live lines were the run's */
+	rp->have_end = false;
+	return 0;
+}
+
+static void replay_end(struct replay *rp)
+{
+	so_findings_fini(&rp->findings);
+	so_pipeline_fini(&rp->pipeline);
+	so_stats_fini(&rp->stats);
+	so_names_free(rp->names);
+	ksyms_free(rp->ksyms);
+	rp->names = NULL;
+	rp->ksyms = NULL;
+}
 
 static int on_session(void *ctx, const struct so_session_info *info)
 {
 	struct replay *rp = ctx;
 
+	if (rp->nr_sessions) {
+		replay_end(rp);
+		if (replay_begin(rp))
+			return -1;
+	}
 	rp->info = *info;
 	return 0;
 }
@@ -62,12 +107,42 @@ static int on_ksym(void *ctx, uint64_t addr, uint64_t size, char type,
 	return ksyms_add(rp->ksyms, addr, size, type, sym, mod);
 }
 
+/* The summary of the session that just ended, as the run printed it. */
+static void replay_summary(struct replay *rp)
+{
+	struct so_report r = {
+		.info = &rp->info,
+		.end = &rp->end,
+		.stats = &rp->stats,
+		.names = rp->names,
+		.malformed = rp->pipeline.nr_malformed,
+		.hooks = &rp->findings.hooks,
+	};
+
+	/* A deadlock the run caught is still in the trace: the tasks were
+	 * blocked when it ended. */
+	so_findings_check(&rp->findings, rp->end.end_mono_ns);
+	if (rp->format == SO_FMT_JSON) {
+		if (rp->nr_sessions)
+			fputs(",\n", rp->json_mem);
+		so_summary_json(rp->json_mem, &r);
+	} else {
+		if (rp->nr_sessions)
+			fputc('\n', rp->out);
+		so_summary_text(rp->out, &r);
+	}
+	if (so_findings_exit_code(&rp->findings))
+		rp->rc = SO_EXIT_FAIL;
+}
+
 static int on_trailer(void *ctx, const struct so_session_end *end)
 {
 	struct replay *rp = ctx;
 
 	rp->end = *end;
 	rp->have_end = true;
+	replay_summary(rp);
+	rp->nr_sessions++;
 	return 0;
 }
 
@@ -103,24 +178,17 @@ int replay_report_file(FILE *in, const char *path, enum so_format format,
 		.trailer = on_trailer,
 	};
 	struct replay *rp = calloc(1, sizeof(*rp));
-	struct so_report r = { 0 };
 	char err[256];
 	int rc = SO_EXIT_FAIL;
 
 	if (!rp)
 		return SO_EXIT_FAIL;
-	rp->ksyms = ksyms_new();
-	rp->names = so_names_new(rp->ksyms);
-	so_stats_init(&rp->stats);
-	so_pipeline_init(&rp->pipeline);
-	rp->pipeline.names = rp->names;
-	rp->pipeline.stats = &rp->stats;
-	if (!rp->ksyms || !rp->names ||
-	    so_findings_init(&rp->findings, &rp->pipeline, rp->ksyms,
-			     SO_HANG_TIMEOUT_DEFAULT_NS))
+	rp->format = format;
+	rp->out = out;
+	rp->rc = SO_EXIT_PASS;
+	rp->json_mem = open_memstream(&rp->json, &rp->json_len);
+	if (!rp->json_mem || replay_begin(rp))
 		goto out;
-	so_findings_attach(&rp->findings, &rp->pipeline);
-	rp->findings.live = NULL;	/* the live lines were the run's */
 
 	/* A trace that cannot be read (corrupt, truncated, another
 	 * version) is the user's input: exit 2, never 1 ("a finding"). */
@@ -130,28 +198,19 @@ int replay_report_file(FILE *in, const char *path, enum so_format format,
 		rc = SO_EXIT_USAGE;
 		goto out;
 	}
-	/* A deadlock the run caught is still in the trace: the tasks were
-	 * blocked when it ended. */
-	if (rp->have_end)
-		so_findings_check(&rp->findings, rp->end.end_mono_ns);
-	r.info = &rp->info;
-	r.end = rp->have_end ? &rp->end : NULL;
-	r.stats = &rp->stats;
-	r.names = rp->names;
-	r.malformed = rp->pipeline.nr_malformed;
-	r.hooks = &rp->findings.hooks;
-	if (format == SO_FMT_JSON)
-		so_summary_json(out, &r);
-	else
-		so_summary_text(out, &r);
-	rc = so_findings_exit_code(&rp->findings) ? SO_EXIT_FAIL :
-						    SO_EXIT_PASS;
+	rc = rp->rc;
 out:
-	so_findings_fini(&rp->findings);
-	so_pipeline_fini(&rp->pipeline);
-	so_stats_fini(&rp->stats);
-	so_names_free(rp->names);
-	ksyms_free(rp->ksyms);
+	if (rp->json_mem) {
+		fclose(rp->json_mem);
+		rp->json_mem = NULL;
+		/* One session, one document, as before; several, an array. */
+		if (rc != SO_EXIT_USAGE && rp->nr_sessions == 1)
+			fputs(rp->json, out);
+		else if (rc != SO_EXIT_USAGE && rp->nr_sessions > 1)
+			fprintf(out, "[\n%s]\n", rp->json);
+	}
+	free(rp->json);
+	replay_end(rp);
 	free(rp);
 	return rc;
 }

@@ -149,13 +149,10 @@ static int tf_emit_payload(struct tf_writer *w, uint32_t type,
 int tf_writer_open(struct tf_writer *w, FILE *out,
 		   const struct so_session_info *info)
 {
-	uint8_t bytes[TF_SESSION_MAX];
-	struct tf_payload pl = TF_PAYLOAD_ON(bytes);
 	uint8_t preamble[TF_PREAMBLE_LEN] = TF_MAGIC;
-	uint32_t i, nr_probes, nr_knobs;
+	uint32_t i;
 
 	w->out = out;
-	w->nr_events = w->nr_stacks = w->nr_ksyms = 0;
 	w->failed = false;
 	for (i = 0; i < 4; i++) {
 		preamble[8 + i] = (uint8_t)(TF_FORMAT_VERSION >> (8 * i));
@@ -165,7 +162,16 @@ int tf_writer_open(struct tf_writer *w, FILE *out,
 		w->failed = true;
 		return -1;
 	}
+	return tf_writer_session(w, info);
+}
 
+int tf_writer_session(struct tf_writer *w, const struct so_session_info *info)
+{
+	uint8_t bytes[TF_SESSION_MAX];
+	struct tf_payload pl = TF_PAYLOAD_ON(bytes);
+	uint32_t i, nr_probes, nr_knobs;
+
+	w->nr_events = w->nr_stacks = w->nr_ksyms = 0;
 	nr_probes = info->nr_probes < SO_PROBES_MAX ? info->nr_probes :
 						      SO_PROBES_MAX;
 	nr_knobs = info->nr_knobs < SO_KNOBS_MAX ? info->nr_knobs :
@@ -684,14 +690,23 @@ static int tf_read_records(struct tf_reader *r, const struct tf_handlers *h,
 			return -1;
 		}
 		have_session = true;
-		if (type == TF_REC_TRAILER)
-			break;
+		if (type != TF_REC_TRAILER)
+			continue;
+		/* Format 3 on: another SESSION may follow its TRAILER
+		 * (`record --test all` keeps every test), counted anew. */
+		at = r->offset;
+		extra = fgetc(r->in);
+		if (extra == EOF)
+			return ferror(r->in) ?
+				tf_fail(r, "read error at offset %llu",
+					(unsigned long long)at) : 0;
+		if (r->format < 3)
+			return tf_fail(r, "data after the TRAILER record at offset %llu",
+				       (unsigned long long)at);
+		ungetc(extra, r->in);
+		have_session = false;
+		r->nr_events = r->nr_stacks = r->nr_ksyms = 0;
 	}
-	at = r->offset;
-	if (fgetc(r->in) != EOF)
-		return tf_fail(r, "data after the TRAILER record at offset %llu",
-			       (unsigned long long)at);
-	return 0;
 }
 
 int tf_read(FILE *in, const char *fname, const struct tf_handlers *h,

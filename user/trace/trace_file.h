@@ -11,8 +11,9 @@
  *                              (len <= TF_PAYLOAD_MAX)
  *
  * Records come in this order: one TF_REC_SESSION; any number of
- * TF_REC_EVENT, TF_REC_STACK and TF_REC_KSYM; one TF_REC_TRAILER; end of
- * file.  A string is u16 len then len bytes (no NUL; len < the field's
+ * TF_REC_EVENT, TF_REC_STACK and TF_REC_KSYM; one TF_REC_TRAILER.  From
+ * format 3 on that may repeat (one session per test of `record --test
+ * all`, each counted on its own); then end of file.  A string is u16 len then len bytes (no NUL; len < the field's
  * size below, no NUL inside).
  *
  *   SESSION  u64 start_realtime_ns, u64 start_mono_ns, u32 pid_filter,
@@ -45,7 +46,8 @@
 #include "observe.h"
 
 #define TF_MAGIC		"SOTRACE"	/* 8 bytes with its NUL */
-#define TF_FORMAT_VERSION	2	/* 2: SESSION's knobs_note */
+#define TF_FORMAT_VERSION	3	/* 2: SESSION's knobs_note; 3: sessions
+					 * repeat after their TRAILER */
 #define TF_FORMAT_OLDEST	1	/* the oldest this build reads */
 #define TF_PREAMBLE_LEN		16
 #define TF_RECORD_HDR_LEN	8
@@ -129,6 +131,9 @@ struct tf_writer {
 /* Writes the preamble and SESSION.  Returns 0, or -1 (write error). */
 int tf_writer_open(struct tf_writer *w, FILE *out,
 		   const struct so_session_info *info);
+/* After tf_writer_close(): the next session in the same file, its
+ * SESSION record.  Returns 0, or -1 (write error). */
+int tf_writer_session(struct tf_writer *w, const struct so_session_info *info);
 /* rec must have passed so_record_check(). */
 int tf_write_event(struct tf_writer *w, const void *rec, size_t len);
 int tf_write_stack(struct tf_writer *w, int32_t id, const uint64_t *addrs,
