@@ -25,12 +25,28 @@
 #include "report/summary.h"
 #include "trace/trace_file.h"
 
-static volatile sig_atomic_t exiting;
+static volatile sig_atomic_t exiting, nr_signals;
 
+/*
+ * The first Ctrl-C (or SIGTERM) ends the session; teardown then stops
+ * the workload, detaches, restores the knobs and closes the trace, which
+ * takes seconds.  A second one is held off, saying so: dying there would
+ * leave the kernfs knobs armed and the trace without its trailer.  A
+ * third kills.
+ */
 static void on_signal(int sig)
 {
+	static const char held[] = "\nsysfs-observe: stopping: restoring "
+		"the knobs and closing the trace first (again to kill)\n";
+
 	exiting = 1;
-	signal(sig, SIG_DFL);	/* a second Ctrl-C kills */
+	if (++nr_signals == 2) {
+		if (write(STDERR_FILENO, held, sizeof(held) - 1) < 0)
+			return;
+	} else if (nr_signals > 2) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 }
 
 bool session_interrupted(void)
