@@ -11,6 +11,7 @@
 
 #include "analysis_fixtures.h"
 #include "analysis/gates.h"
+#include "trace/names.h"
 
 #define MUTEX(n)	SO_CLASS_MAKE(SO_CLASS_MUTEX, (n))
 
@@ -216,6 +217,7 @@ static void test_no_wait_reason(void **state)
 
 static void test_unknown_module_name(void **state)
 {
+	char want[256];
 	struct og_graph *graph = og_new(NULL);
 	struct fx_edge writer = {
 		FX_KN_X, SO_HOLD_READ, FX_CONFIG, SO_HOLD_WRITE, 1, "", 1, -1,
@@ -231,8 +233,9 @@ static void test_unknown_module_name(void **state)
 	fx_add(graph, &writer);
 	fx_add(graph, &rmmod);
 	gate_reason(graph, og_cycle_at(graph, 0), buf, sizeof(buf));
-	assert_non_null(strstr(buf, "taken by an unnamed task, holds a "
-				    "try_module_get reference on mod@77"));
+	snprintf(want, sizeof(want), "taken by an unnamed task, holds a "
+		 "try_module_get reference on mod#%04x", so_addr_handle(0x77));
+	assert_non_null(strstr(buf, want));
 	og_free(graph);
 }
 

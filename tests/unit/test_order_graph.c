@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "analysis_fixtures.h"
+#include "trace/names.h"
 
 #define MUTEX(n)	SO_CLASS_MAKE(SO_CLASS_MUTEX, (n))
 
@@ -345,6 +346,7 @@ static void test_lost_cycles_and_variants(void **state)
 
 static void test_names(void **state)
 {
+	char want[256];
 	struct og_graph *graph = *state;
 	struct so_edge_event event = { .ev.type = SO_EV_EDGE };
 	uint64_t module;
@@ -360,8 +362,10 @@ static void test_names(void **state)
 	assert_int_equal(strlen(name), SO_NAME_LEN - 1);
 	assert_string_equal(og_class_name(graph, MUTEX(2), buf, sizeof(buf)),
 			    "mutex@helper");
+	snprintf(want, sizeof(want), "mutex#%04x",
+		 so_addr_handle(MUTEX(0xabc)));
 	assert_string_equal(og_class_name(graph, MUTEX(0xabc), buf,
-					  sizeof(buf)), "mutex@abc");
+					  sizeof(buf)), want);
 	assert_string_equal(og_class_name(graph, FX_MOD, buf, sizeof(buf)),
 			    "mod:test_sysfs");
 	/* Modules are named by the probes' hash of their name. */

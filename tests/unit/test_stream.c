@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #include "helpers.h"
+#include "trace/names.h"
 #include "trace/stream.h"
 
 static const char *stream_scenario(struct test_capture *cap, bool colour)
@@ -61,6 +62,7 @@ static void test_colour(void **state)
 
 static void test_details(void **state)
 {
+	char want[256];
 	struct so_names *names = so_names_new(NULL);
 	struct so_stream s;
 	char buf[200];
@@ -83,8 +85,10 @@ static void test_details(void **state)
 			    "finit_module");
 	ev = test_event(SO_EV_MUTEX_INIT, 1, 7, MTX_CFG, "&x->lock");
 	ev.obj = 0xffff888000001000ULL;
+	snprintf(want, sizeof(want), "&x->lock as lock#%04x",
+		 so_addr_handle(0xffff888000001000ULL));
 	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
-			    "&x->lock at 0xffff888000001000");
+			    want);
 	so_names_free(names);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/order_graph.h"
+#include "trace/names.h"
 #include "analysis/gates.h"
 
 #define OG_DEFAULT_CLASSES	4096
@@ -52,6 +53,8 @@ struct og_graph {
 	struct og_stats stats;
 	og_cycle_cb cycle_cb;
 	void *cycle_cb_ctx;
+	og_namer_fn namer;
+	void *namer_ctx;
 
 	struct og_node *nodes;
 	uint32_t nr_nodes;
@@ -165,6 +168,12 @@ void og_set_cycle_cb(struct og_graph *graph, og_cycle_cb cycle_cb,
 	graph->cycle_cb_ctx = ctx;
 }
 
+void og_set_namer(struct og_graph *graph, og_namer_fn namer, void *ctx)
+{
+	graph->namer = namer;
+	graph->namer_ctx = ctx;
+}
+
 /* --- classes ---------------------------------------------------------- */
 
 static uint32_t og_node_find(const struct og_graph *graph, uint64_t id)
@@ -259,10 +268,12 @@ const char *og_class_name(const struct og_graph *graph, uint64_t class_id,
 
 	if (i != OG_NIL && graph->nodes[i].name[0])
 		return graph->nodes[i].name;
-	snprintf(fallback, fallback_len, "%s@%llx",
+	if (graph->namer &&
+	    graph->namer(graph->namer_ctx, class_id, fallback, fallback_len))
+		return fallback;
+	snprintf(fallback, fallback_len, "%s#%04x",
 		 og_kind_name(SO_CLASS_KIND(class_id)),
-		 (unsigned long long)(class_id &
-				      ((1ULL << SO_CLASS_SHIFT) - 1)));
+		 so_addr_handle(class_id));
 	return fallback;
 }
 

@@ -131,6 +131,11 @@ struct og_graph *og_new(const struct og_limits *limits);
 void og_free(struct og_graph *graph);
 void og_set_cycle_cb(struct og_graph *graph, og_cycle_cb cycle_cb,
 		     void *ctx);
+/* Names a class no edge named (a lock known by its address), asked when
+ * printing, so symbols that arrived later count; false: no name. */
+typedef bool (*og_namer_fn)(void *ctx, uint64_t class_id, char *buf,
+			    uint32_t len);
+void og_set_namer(struct og_graph *graph, og_namer_fn namer, void *ctx);
 
 /*
  * Add one sighting of an edge.  Names may be NULL or unterminated within

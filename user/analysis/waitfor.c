@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/waitfor.h"
+#include "trace/names.h"
 
 #define WF_DEFAULT_TASKS	1024
 #define WF_DEFAULT_NAMES	1024
@@ -201,9 +202,9 @@ static void wf_res_fill(const struct wf_graph *graph, struct wf_res *res,
 	if (entry)
 		snprintf(res->name, sizeof(res->name), "%s", entry->name);
 	else
-		snprintf(res->name, sizeof(res->name), "%s@%llx",
+		snprintf(res->name, sizeof(res->name), "%s#%04x",
 			 kind == WF_RES_ACTIVE ? "kn" : "lock",
-			 (unsigned long long)obj);
+			 so_addr_handle(obj));
 }
 
 /* --- tasks ------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/cycles.h"
+#include "trace/names.h"
 #include "analysis/gates.h"
 
 #define CYCLES_NAME_BUF		(SO_NAME_LEN + 24)
@@ -508,9 +509,10 @@ static void cycles_json_res(FILE *out, const struct wf_res *res,
 {
 	fprintf(out, "{\"kind\":\"%s\",", kind);
 	cycles_json_key(out, "name", res->name);
-	fprintf(out, ",\"obj\":\"0x%llx\",\"since_ns\":%llu}",
-		(unsigned long long)res->obj,
-		(unsigned long long)res->since_ns);
+	/* A handle, not the address: it ties a wait to the hold it waits
+	 * for without giving away where the kernel is. */
+	fprintf(out, ",\"obj\":\"#%04x\",\"since_ns\":%llu}",
+		so_addr_handle(res->obj), (unsigned long long)res->since_ns);
 }
 
 int so_deadlock_json(const struct wf_finding *finding, FILE *out)

@@ -345,6 +345,19 @@ static void findings_json(struct so_json *j, void *ctx)
 								"pass");
 }
 
+/* Locks the edges left unnamed: by symbol (module symbols come late),
+ * by the code that took them, or a handle; never the address. */
+static bool findings_namer(void *ctx, uint64_t class_id, char *buf,
+			   uint32_t len)
+{
+	struct so_findings *f = ctx;
+
+	if (!f->pipeline || !f->pipeline->names)
+		return false;
+	so_names_class(f->pipeline->names, class_id, buf, len);
+	return true;
+}
+
 int so_findings_init(struct so_findings *f, struct so_pipeline *p,
 		     struct ksyms *ks, uint64_t hang_timeout_ns)
 {
@@ -360,6 +373,7 @@ int so_findings_init(struct so_findings *f, struct so_pipeline *p,
 	f->ksyms = ks;
 	f->hang_timeout_ns = hang_timeout_ns;
 	og_set_cycle_cb(f->og, findings_on_cycle, f);
+	og_set_namer(f->og, findings_namer, f);
 	wt_set_knob_fn(f->wt, findings_knob_label, f);
 	f->hooks.analysis_text = findings_text;
 	f->hooks.verdict_text = findings_verdict;

@@ -246,8 +246,9 @@ const char *ksyms_format(struct ksyms *ks, uint64_t addr, char *buf,
 	const struct ksym *sym = ksyms_find(ks, addr);
 	char off[24] = "";
 
+	/* perf's word for it: the address would give away KASLR. */
 	if (!sym) {
-		snprintf(buf, len, "0x%" PRIx64, addr);
+		snprintf(buf, len, "[unknown]");
 		return buf;
 	}
 	if (addr != sym->addr)

@@ -336,8 +336,18 @@ static const char *so_lock_name(struct so_names *names,
 		return buf;
 	if (entry && so_lock_acquirer_name(names, entry, buf, len))
 		return buf;
-	snprintf(buf, len, "mutex@0x%" PRIx64, addr);
+	snprintf(buf, len, "lock#%04x", so_addr_handle(addr));
 	return buf;
+}
+
+unsigned int so_addr_handle(uint64_t addr)
+{
+	uint64_t h = addr & ((1ULL << SO_CLASS_SHIFT) - 1);
+
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return (unsigned int)(h & 0xffff);
 }
 
 static const char *so_class_prefix(uint64_t class_id)
