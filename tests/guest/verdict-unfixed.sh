@@ -34,4 +34,18 @@ if grep -q '^DEADLOCK: ' "$obs_out"; then
 else
 	echo "# no hang this run: the race did not close (a verdict only)"
 fi
+
+# The module that deadlock wedged cannot be loaded again until reboot:
+# the next test must SKIP and say so, not FAIL after a long wait.
+if [ "$(cat /sys/module/test_sysfs/initstate 2>/dev/null)" = going ]; then
+	timeout -k 5 120 sysfs-observe --test 0001 -q >/tmp/after.out 2>&1
+	rc=$?
+	grep '^TEST' /tmp/after.out | sed 's/^/# /'
+	check "after the deadlock: the next test skips (rc $rc)" \
+		sh -c "[ $rc -eq 4 ] && grep -q '^TEST 0001 SKIP' /tmp/after.out"
+	check "after the deadlock: the reason says reboot" \
+		grep -q 'stuck unloading.*reboot to clear it' /tmp/after.out
+else
+	echo "# test_sysfs is not stuck unloading: no wedged-module check"
+fi
 finish
