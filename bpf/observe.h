@@ -17,6 +17,9 @@
 #define SO_NAME_LEN		64	/* "<parent>/<attr>", module, disk, lock */
 #define SO_HELD_MAX		8	/* held-set slots per task */
 #define SO_GATES_MAX		4	/* module refs recorded on one edge */
+/* --path's match on "<parent>/<name>", NUL included: at most 30 characters
+ * and the '/' a directory gets. */
+#define SO_PATH_FILTER_LEN	32
 
 /*
  * Resource classes.  A class id is a 64-bit value whose top byte says the

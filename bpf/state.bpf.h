@@ -25,7 +25,7 @@ const volatile bool emit_events = true;	/* stream, not only edges */
 const volatile bool aggregate;
 const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
 /* --path: only kernfs nodes whose "<parent>/<name>" starts with this. */
-const volatile char filter_path[32];
+const volatile char filter_path[SO_PATH_FILTER_LEN];
 const volatile __u32 filter_path_len;
 
 /* Set by the loader when the session ends: no new events, so the counters

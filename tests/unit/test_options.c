@@ -78,6 +78,38 @@ static void test_repeats_and_empties(void **state)
 	assert_true(o.window_s == 2.5);
 }
 
+/* --path is matched as the probes see kernfs names; too long is a usage
+ * error at parse time on every machine (it was exit 4 or 2). */
+static void test_path_filter(void **state)
+{
+	char long_path[300], out[SO_PATH_FILTER_LEN], err[256];
+	struct so_options o;
+
+	(void)state;
+	assert_int_equal(so_path_filter("/sys/devices/virtual/misc/test_sysfs0",
+					out, sizeof(out)), 0);
+	assert_string_equal(out, "test_sysfs0/");
+	assert_int_equal(so_path_filter("/sys/devices/virtual/misc/test_sysfs0//",
+					out, sizeof(out)), 0);
+	assert_string_equal(out, "test_sysfs0/");
+	assert_int_equal(so_path_filter("test_sysfs0/test_dev_x", out,
+					sizeof(out)), 0);
+	assert_string_equal(out, "test_sysfs0/test_dev_x");
+	assert_int_equal(so_path_filter("/sys/a_directory_name_of_30_chars_x",
+					out, sizeof(out)), -1);
+	assert_int_equal(so_path_filter("/sys/a_directory_name_of_29_chars",
+					out, sizeof(out)), 0);
+	memset(long_path, 'a', sizeof(long_path) - 1);
+	long_path[0] = '/';
+	long_path[sizeof(long_path) - 1] = 0;
+	assert_int_equal(PARSE(&o, err, "--attach", "--path", long_path),
+			 SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "at most 30 characters"));
+	assert_int_equal(PARSE(&o, err, "--attach", "--path",
+			       "/sys/devices/virtual/misc/test_sysfs0"), 0);
+	assert_string_equal(o.path_filter, "test_sysfs0/");
+}
+
 /* --ringbuf-kib: a power of 2 of whole pages, or a usage error. */
 static void test_ringbuf_kib(void **state)
 {
@@ -314,6 +346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach),
 		cmocka_unit_test(test_ringbuf_kib),
+		cmocka_unit_test(test_path_filter),
 		cmocka_unit_test(test_repeats_and_empties),
 		cmocka_unit_test(test_runner),
 		cmocka_unit_test(test_subcommands),

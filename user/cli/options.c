@@ -283,6 +283,33 @@ static int so_parse_number_opt(struct so_options *opts, int opt,
 			    arg, SO_SECONDS_MAX);
 }
 
+/*
+ * What the probes compare kernfs names ("<parent>/<name>") with: an
+ * absolute path matches its last directory's entries ("dev/"), anything
+ * else is a prefix as given.  Checked here, so that a path too long is a
+ * usage error on every machine, not a load error on some.
+ */
+int so_path_filter(const char *path, char *out, size_t len)
+{
+	const char *base = path;
+	size_t n;
+
+	if (path[0] == '/') {
+		n = strlen(path);
+		while (n > 1 && path[n - 1] == '/')
+			n--;
+		base = path + n;
+		while (base > path && base[-1] != '/')
+			base--;
+		snprintf(out, len, "%.*s/", (int)(path + n - base), base);
+		n = (size_t)(path + n - base) + 1;
+	} else {
+		snprintf(out, len, "%s", path);
+		n = strlen(path);
+	}
+	return n >= len - 1 ? -1 : 0;
+}
+
 /* Marks one of the options that choose the action; two is a conflict. */
 static int so_set_action(struct so_options *opts, enum so_action action,
 			 const char **given, const char *name, char *err,
@@ -355,6 +382,13 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 		if (!optarg[0])
 			return so_opt_error(err, errlen,
 					    "--path: empty: give a sysfs path or drop the option");
+		if (so_path_filter(optarg, opts->path_filter,
+				   sizeof(opts->path_filter)))
+			return so_opt_error(err, errlen,
+					    "--path: '%.40s%s' is matched on its last directory or as a \"dir/attr\" prefix of at most %d characters",
+					    optarg,
+					    strlen(optarg) > 40 ? "..." : "",
+					    SO_PATH_FILTER_LEN - 2);
 		opts->path_prefix = optarg;
 		return 0;
 	case SO_OPT_FORMAT:

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "observe.h"
 
 #define SO_OPT_COUNTS_MAX	64
 #define SO_OPT_PARAMS_MAX	32
@@ -63,6 +64,9 @@ struct so_options {
 	double hang_timeout_s;	/* blocked this long = a hang */
 	/* --ringbuf-kib: the ring buffer's size, a power of 2; 0 default. */
 	unsigned int ringbuf_kib;
+	/* --path as the probes match it: "<dir>/" of an absolute path,
+	 * else the prefix as given ("test_sysfs0/test_dev_x"). */
+	char path_filter[SO_PATH_FILTER_LEN];
 
 	char **command;		/* --attach -- CMD ARGS... (NULL-terminated) */
 	int nr_command;
@@ -94,5 +98,9 @@ void so_usage_line(FILE *out);
 /* --help: every option, then EXAMPLES. */
 void so_usage(FILE *out);
 const char *so_format_name(enum so_format format);
+
+/* --path as the probes match it, into out (SO_PATH_FILTER_LEN); -1 when
+ * it does not fit. */
+int so_path_filter(const char *path, char *out, size_t len);
 
 #endif /* SO_OPTIONS_H */

@@ -203,32 +203,19 @@ static const struct loader_opts *saved_opts;
  * last directory ("/sys/devices/virtual/misc/test_sysfs0" matches every
  * attribute of test_sysfs0), a relative one is taken as it is.
  */
-static int set_path_filter(struct so_loader *l, const char *path)
+/* --path, already in the probes' terms (so_path_filter, at parse time). */
+static int set_path_filter(struct so_loader *l, const char *filter)
 {
-	char want[sizeof(l->skel->rodata->filter_path)];
-	const char *base = path;
-	size_t len;
+	size_t len = strlen(filter);
 
-	if (path[0] == '/') {
-		len = strlen(path);
-		while (len > 1 && path[len - 1] == '/')
-			len--;
-		base = path + len;
-		while (base > path && base[-1] != '/')
-			base--;
-		snprintf(want, sizeof(want), "%.*s/", (int)(path + len - base),
-			 base);
-	} else {
-		snprintf(want, sizeof(want), "%s", path);
-	}
-	if (strlen(want) >= sizeof(want) - 1) {
-		fprintf(stderr, "sysfs-observe: failed to set --path %s: "
-			"longer than %zu characters\n", path,
-			sizeof(want) - 2);
+	if (len >= sizeof(l->skel->rodata->filter_path) - 1) {
+		fprintf(stderr, "sysfs-observe: failed to set the path filter "
+			"%s: longer than %zu characters\n", filter,
+			sizeof(l->skel->rodata->filter_path) - 2);
 		return -EINVAL;
 	}
-	memcpy((char *)l->skel->rodata->filter_path, want, sizeof(want));
-	l->skel->rodata->filter_path_len = strlen(want);
+	memcpy((char *)l->skel->rodata->filter_path, filter, len + 1);
+	l->skel->rodata->filter_path_len = len;
 	return 0;
 }
 
@@ -290,7 +277,8 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts)
 		l->skel->rodata->filter_mod_class =
 			SO_CLASS_MAKE(SO_CLASS_MOD,
 				      so_hash_name(opts->module, SO_NAME_LEN));
-	if (opts->path && set_path_filter(l, opts->path)) {
+	if (opts->path_filter && opts->path_filter[0] &&
+	    set_path_filter(l, opts->path_filter)) {
 		rc = 2;		/* a usage error */
 		goto out;
 	}

@@ -442,6 +442,10 @@ static void scan_tasks(struct so_observer *obs, struct live *lv, uint64_t now)
 	if (!loader_nr_waiting(&obs->loader) &&
 	    !wf_blocked_count(lv->findings.wf))
 		return;
+	/* What the tasks did before the state we are about to read (the
+	 * edge of the cycle, the wait's stack) is in the ring buffer:
+	 * take it first, so a finding comes after what led to it. */
+	loader_poll(&obs->loader, 0);
 	lv->scan_ns = now;
 	if (so_findings_scan_begin(&lv->findings))
 		return;
@@ -547,7 +551,7 @@ struct so_observer *observer_open(const struct so_options *opts, int *rc)
 			       opts->subcommand != SO_SUB_RECORD;
 	obs->lopts.ringbuf_kib = opts->ringbuf_kib;
 	obs->lopts.module = opts->module;
-	obs->lopts.path = opts->path_prefix;
+	obs->lopts.path_filter = opts->path_filter;
 	obs->lopts.verbose = opts->verbosity;
 	obs->lopts.on_record = feed;
 	obs->lopts.record_ctx = obs;

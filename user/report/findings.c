@@ -21,7 +21,7 @@ static int findings_stack_fmt(void *ctx, int32_t stack_id, FILE *out)
 
 	if (stack_id < 0 || !f->pipeline)
 		return -ENOENT;
-	st = so_stacks_get(&f->pipeline->stacks, stack_id);
+	st = so_pipeline_get_stack(f->pipeline, stack_id);
 	if (!st)
 		return -ENOENT;
 	for (i = 0; i < st->depth; i++)

@@ -72,8 +72,8 @@ int so_pipeline_add_stack(struct so_pipeline *p, int32_t id,
 }
 
 /* The event's stack: cached, else fetched once (and recorded). */
-static const struct so_stack *so_pipeline_stack(struct so_pipeline *p,
-						int32_t id)
+const struct so_stack *so_pipeline_get_stack(struct so_pipeline *p,
+					     int32_t id)
 {
 	uint64_t addrs[SO_STACK_DEPTH];
 	const struct so_stack *stack;
@@ -111,7 +111,7 @@ int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 	if (ev->type == SO_EV_EDGE &&
 	    u64map_put(&p->edge_keys, so_pipeline_edge_key(&copy.key), 0))
 		p->nr_edge_keys_nomem++;
-	stack = so_pipeline_stack(p, ev->stack_id);
+	stack = so_pipeline_get_stack(p, ev->stack_id);
 	if (p->names)
 		so_names_observe(p->names, ev, stack);
 	if (p->writer && tf_write_event(p->writer, &copy, len))

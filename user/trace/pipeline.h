@@ -72,6 +72,11 @@ int so_pipeline_recover_edge(struct so_pipeline *p,
 			     const struct so_edge_key *key,
 			     const struct so_edge_val *val,
 			     const char *from_name, const char *to_name);
+/* A stack by id: cached, else fetched once (live) and recorded; NULL
+ * when there is none.  A finding can name a stack before the event that
+ * carried it was read. */
+const struct so_stack *so_pipeline_get_stack(struct so_pipeline *p,
+					     int32_t id);
 /* Report mode: a trace file's STACK record. */
 int so_pipeline_add_stack(struct so_pipeline *p, int32_t id,
 			  const uint64_t *addrs, uint32_t depth);
