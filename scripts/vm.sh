@@ -88,14 +88,15 @@ cat "$base" "$work/extra.cpio" >"$work/initrd"
 # TCG: no KVM here.  -no-reboot turns the panic=-1 reboot into an exit.
 # log_buf_len: the tests read dmesg from a marker on, and the seed's 0027
 # prints a line per store, thousands a run: Debian's 128 KiB ring lost the
-# marker within one test.
+# marker within one test.  loglevel=5: warnings reach the console, among
+# them the stack of a soft lockup, which CI saw once without one.
 # The console goes to our stdout and, through QEMU's own logfile, to $log.
 start=$(date +%s.%N)
 qemu-system-x86_64 -machine pc,accel=tcg -cpu max -smp 2 -m 1G \
 	-display none -monitor none -no-reboot \
 	-chardev "stdio,id=con,signal=off,logfile=$log" -serial chardev:con \
 	-kernel "$kernel" -initrd "$work/initrd" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=4 log_buf_len=16M mitigations=off $clock" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=5 log_buf_len=16M mitigations=off $clock" \
 	"${qemu_disk[@]}" </dev/null &
 qpid=$!
 
