@@ -53,7 +53,7 @@ VM_KEY := debian-$(shell cat $(CACHE)/kernel/current 2>/dev/null)
 # fetch it now, at parse time, so the key is right on the first run (not
 # `debian-`, rebuilt under the real name the second time).  Other goals
 # (unit, asan, install) fetch nothing.
-GUEST_GOALS := vm vm-base vm-base-path check bench vmlinux-h
+GUEST_GOALS := vm vm-base vm-base-path check bench bench-prof vmlinux-h
 ifeq ($(VM_KEY),debian-)
 ifneq ($(filter $(GUEST_GOALS),$(MAKECMDGOALS)),)
 VM_KEY := debian-$(notdir $(shell scripts/deps.sh >&2 && \
@@ -120,7 +120,7 @@ MODULE_SRCS := $(wildcard module/*.c module/*.h) module/Kbuild
 # Keep intermediates (skeletons, sanitizer objects): no rebuild next time.
 .SECONDARY:
 .PHONY: all deps kernel kdir module vm vm-base run check unit asan fuzz spdx \
-	guest-check vmlinux-h bench clean distclean help \
+	guest-check vmlinux-h bench bench-prof clean distclean help \
 	vm-base-path FORCE
 
 all: $(BIN) module
@@ -144,6 +144,7 @@ help:
 ##   make vmlinux-h [BTF=/sys/kernel/btf/vmlinux]   regenerate vmlinux.h
 ##   make kernfs-kernel    build the kernfs knob kernel (kernfs/, ~15 min)
 ##   make bench            throughput and overhead figures (guest)
+##   make bench-prof       each BPF program's ns per run under a write loop
 ##   make install [PREFIX=/usr/local] [DESTDIR=]   sbin/sysfs-observe,
 ##                          its man page, test_sysfs.ko (modules_install,
 ##                          depmod) for KDIR's kernel; `make uninstall`
@@ -346,6 +347,13 @@ bench: $(VM_BASE)
 		    BENCH_MODES="$(BENCH_MODES)" \
 		    bash /mnt/files/guest-bench.sh'
 	$(Q)$(O)/bench/analysis_bench
+
+# Per-program cost (kernel.bpf_stats_enabled) under the same write loop.
+bench-prof: $(VM_BASE)
+	$(Q)scripts/vm.sh -k $(KERNEL) -i $(VM_BASE) -t 600 -f tests/bench \
+		-c 'tsc=reliable clocksource=tsc' \
+		-- 'BENCH_SECS=$(or $(BENCH_SECS),3) \
+		    bash /mnt/files/guest-prof.sh'
 
 # The analysis on synthetic graphs of 10,000 edges, on the host.
 $(O)/bench/analysis_bench: tests/bench/analysis_bench.c \
