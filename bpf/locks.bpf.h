@@ -92,6 +92,18 @@ int BPF_KRETPROBE(kretprobe_##fn, long ret)				\
 MUTEX_PROBES(mutex_lock)
 MUTEX_PROBES(mutex_lock_interruptible)
 MUTEX_PROBES(mutex_lock_killable)
+MUTEX_PROBES(mutex_lock_io)
+/*
+ * CONFIG_DEBUG_LOCK_ALLOC (lockdep) kernels: the plain entry points are
+ * macros around these, which take a subclass (or a nest lock) as well.
+ * The subclass only tells lockdep's nesting levels apart; our classes
+ * are the mutex's __mutex_init name, so it is ignored.
+ */
+MUTEX_PROBES(mutex_lock_nested)
+MUTEX_PROBES(mutex_lock_interruptible_nested)
+MUTEX_PROBES(mutex_lock_killable_nested)
+MUTEX_PROBES(mutex_lock_io_nested)
+MUTEX_PROBES(_mutex_lock_nest_lock)
 
 /* mutex_lock returns void: its fexit has no ret to name. */
 SEC("fexit/mutex_lock")
@@ -110,6 +122,45 @@ SEC("fexit/mutex_lock_killable")
 int BPF_PROG(fexit_mutex_lock_killable, struct mutex *lock, int ret)
 {
 	return on_mutex_acquired(ctx, (__u64)lock, ret, 0);
+}
+
+SEC("fexit/mutex_lock_io")
+int BPF_PROG(fexit_mutex_lock_io, struct mutex *lock)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, 0, 0);
+}
+
+SEC("fexit/mutex_lock_nested")
+int BPF_PROG(fexit_mutex_lock_nested, struct mutex *lock, unsigned int sub)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, 0, 0);
+}
+
+SEC("fexit/mutex_lock_interruptible_nested")
+int BPF_PROG(fexit_mutex_lock_interruptible_nested, struct mutex *lock,
+	     unsigned int sub, int ret)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, ret, 0);
+}
+
+SEC("fexit/mutex_lock_killable_nested")
+int BPF_PROG(fexit_mutex_lock_killable_nested, struct mutex *lock,
+	     unsigned int sub, int ret)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, ret, 0);
+}
+
+SEC("fexit/mutex_lock_io_nested")
+int BPF_PROG(fexit_mutex_lock_io_nested, struct mutex *lock, unsigned int sub)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, 0, 0);
+}
+
+/* The nest lock is lockdep's business: a void * spares its type. */
+SEC("fexit/_mutex_lock_nest_lock")
+int BPF_PROG(fexit__mutex_lock_nest_lock, struct mutex *lock, void *nest)
+{
+	return on_mutex_acquired(ctx, (__u64)lock, 0, 0);
 }
 
 /* A trylock never waits, so it adds no edge; it is held all the same. */

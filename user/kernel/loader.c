@@ -43,10 +43,59 @@ static void set_autoload(struct bpf_object *obj, const char *kind,
 		bpf_program__set_autoload(prog, on);
 }
 
+/* Load this row's programs for its mode, and no others. */
+static void set_row_autoload(struct bpf_object *obj,
+			     const struct probe_state *ps)
+{
+	const char *base = ps->def->prog_base;
+
+	set_autoload(obj, "tp", base, ps->mode == PROBE_TRACEPOINT);
+	set_autoload(obj, "fentry", base, ps->mode == PROBE_FENTRY);
+	set_autoload(obj, "fexit", base, ps->mode == PROBE_FENTRY);
+	set_autoload(obj, "kprobe", base, ps->mode == PROBE_KPROBE);
+	set_autoload(obj, "kretprobe", base, ps->mode == PROBE_KPROBE);
+}
+
+static struct probe_state *find_row(struct so_loader *l, const char *target)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++)
+		if (!strcmp(l->probes[i].def->target, target))
+			return &l->probes[i];
+	return NULL;
+}
+
+/*
+ * One of each pair probed: the plain mutex_lock() where it exists, its
+ * lockdep stand-in (mutex_lock_nested()) where DEBUG_LOCK_ALLOC made the
+ * plain one a macro.  Where neither exists, the plain one's warning says
+ * what is lost, once.
+ */
+static void pick_stand_ins(struct so_loader *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++) {
+		struct probe_state *ps = &l->probes[i], *plain;
+
+		if (!ps->def->stands_for)
+			continue;
+		plain = find_row(l, ps->def->stands_for);
+		if (!plain)
+			continue;
+		if (plain->mode == PROBE_MISSING && ps->mode != PROBE_MISSING) {
+			plain->replaced = true;
+			continue;
+		}
+		ps->replaced = true;
+		ps->mode = PROBE_MISSING;
+	}
+}
+
 static void decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
 			 const struct traceable *tr)
 {
-	struct bpf_object *obj = l->skel->obj;
 	size_t i;
 
 	l->nr_probes = so_nr_probes;
@@ -62,8 +111,6 @@ static void decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
 			ps->mode = btf__find_by_name_kind(vmlinux_btf, tp,
 							  BTF_KIND_TYPEDEF) > 0 ?
 				   PROBE_TRACEPOINT : PROBE_MISSING;
-			set_autoload(obj, "tp", d->prog_base,
-				     ps->mode == PROBE_TRACEPOINT);
 			continue;
 		}
 		in_btf = btf__find_by_name_kind(vmlinux_btf, d->target,
@@ -80,15 +127,10 @@ static void decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
 			ps->mode = PROBE_KPROBE;
 		else
 			ps->mode = PROBE_MISSING;
-		set_autoload(obj, "fentry", d->prog_base,
-			     ps->mode == PROBE_FENTRY);
-		set_autoload(obj, "fexit", d->prog_base,
-			     ps->mode == PROBE_FENTRY);
-		set_autoload(obj, "kprobe", d->prog_base,
-			     ps->mode == PROBE_KPROBE);
-		set_autoload(obj, "kretprobe", d->prog_base,
-			     ps->mode == PROBE_KPROBE);
 	}
+	pick_stand_ins(l);
+	for (i = 0; i < l->nr_probes; i++)
+		set_row_autoload(l->skel->obj, &l->probes[i]);
 }
 
 /*
@@ -157,8 +199,15 @@ static int attach_probes(struct so_loader *l)
 				ps->attach_err = err;
 			continue;
 		}
-		if (l->nr_links < sizeof(l->links) / sizeof(l->links[0]))
-			l->links[l->nr_links++] = link;
+		if (l->nr_links == sizeof(l->links) / sizeof(l->links[0])) {
+			/* Never an untracked link: it could not be
+			 * destroyed at detach. */
+			bpf_link__destroy(link);
+			if (ps && !ps->attach_err)
+				ps->attach_err = -ENOSPC;
+			continue;
+		}
+		l->links[l->nr_links++] = link;
 		if (ps)
 			ps->nr_links++;
 	}
@@ -177,7 +226,7 @@ static int attach_probes(struct so_loader *l)
 						 "not in BTF, ftrace or kallsyms");
 			return -ENOENT;
 		}
-		if (!ps->not_here)
+		if (!ps->not_here && !ps->replaced)
 			fprintf(stderr, "sysfs-observe: warning: no probe on "
 				"%s (%s): lost: %s\n", ps->def->target,
 				ps->attach_err ? strerror(-ps->attach_err) :
@@ -611,12 +660,40 @@ size_t loader_nr_attached(const struct so_loader *l)
 	return n;
 }
 
+/* Which mutex entry points are probed: the plain or lockdep's. */
+const char *loader_mutex_set(const struct so_loader *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++) {
+		const struct probe_state *ps = &l->probes[i];
+
+		if (!strcmp(ps->def->target, "mutex_lock_nested"))
+			return ps->mode != PROBE_MISSING ?
+			       "lockdep's (mutex_lock_nested and friends: "
+			       "CONFIG_DEBUG_LOCK_ALLOC)" :
+			       "plain (mutex_lock and friends)";
+	}
+	return "plain (mutex_lock and friends)";
+}
+
 void loader_print_probes(const struct so_loader *l, FILE *out)
 {
 	size_t i;
 
-	for (i = 0; i < l->nr_probes; i++)
-		fprintf(out, "%-26s %-8s%s\n", l->probes[i].def->target,
-			probe_mode_name(l->probes[i].mode),
-			l->probes[i].def->required ? " (required)" : "");
+	for (i = 0; i < l->nr_probes; i++) {
+		const struct probe_state *ps = &l->probes[i];
+
+		if (ps->replaced) {
+			fprintf(out, "%-32s %-8s (%s)\n", ps->def->target,
+				"unused", ps->def->stands_for ?
+				"the plain function is probed" :
+				"a lockdep stand-in is probed");
+			continue;
+		}
+		fprintf(out, "%-32s %-8s%s\n", ps->def->target,
+			probe_mode_name(ps->mode),
+			ps->def->required ? " (required)" : "");
+	}
+	fprintf(out, "mutex probes: %s\n", loader_mutex_set(l));
 }

@@ -38,7 +38,7 @@ struct loader_opts {
 
 struct so_loader {
 	struct observe_bpf *skel;
-	struct probe_state probes[32];
+	struct probe_state probes[SO_MAX_PROBE_DEFS];
 	size_t nr_probes;
 	struct bpf_link *links[96];
 	size_t nr_links;
@@ -93,5 +93,7 @@ bool loader_stop(struct so_loader *l, bool leave_attached);
 size_t loader_nr_attached(const struct so_loader *l);
 /* "fentry", "kprobe", ... per probe, for headers and --probes. */
 void loader_print_probes(const struct so_loader *l, FILE *out);
+/* "plain (...)" or "lockdep's (...)": the mutex entry points in use. */
+const char *loader_mutex_set(const struct so_loader *l);
 
 #endif /* SO_LOADER_H */

@@ -4,10 +4,13 @@
  */
 #include "kernel/probes.h"
 
-#define P(fn, req, what) { #fn, req, false, #fn, what, NULL }
-#define TP(tp, what) { #tp, false, true, #tp, what, NULL }
+#define P(fn, req, what) { #fn, req, false, #fn, what, NULL, NULL }
+#define TP(tp, what) { #tp, false, true, #tp, what, NULL, NULL }
 /* The kernfs knob kernel's (kernfs/patches): its wait function. */
-#define KNOB(fn, what) { #fn, false, false, #fn, what, "kernfs_debug_wait" }
+#define KNOB(fn, what) \
+	{ #fn, false, false, #fn, what, "kernfs_debug_wait", NULL }
+/* DEBUG_LOCK_ALLOC kernels' (lockdep's) mutex entry points. */
+#define NESTED(fn, plain, what) { #fn, false, false, #fn, what, NULL, #plain }
 
 const struct probe_def so_probe_defs[] = {
 	P(kernfs_fop_write_iter, true, "sysfs writes and their contexts"),
@@ -25,6 +28,15 @@ const struct probe_def so_probe_defs[] = {
 	P(mutex_lock, false, "mutex order edges"),
 	P(mutex_lock_interruptible, false, "interruptible mutex edges"),
 	P(mutex_lock_killable, false, "killable mutex edges"),
+	P(mutex_lock_io, false, "I/O mutex edges"),
+	NESTED(mutex_lock_nested, mutex_lock, "mutex order edges"),
+	NESTED(mutex_lock_interruptible_nested, mutex_lock_interruptible,
+	       "interruptible mutex edges"),
+	NESTED(mutex_lock_killable_nested, mutex_lock_killable,
+	       "killable mutex edges"),
+	NESTED(mutex_lock_io_nested, mutex_lock_io, "I/O mutex edges"),
+	/* mutex_lock_nest_lock() is mutex_lock() without lockdep. */
+	NESTED(_mutex_lock_nest_lock, mutex_lock, "nest-locked mutex edges"),
 	P(mutex_trylock, false, "trylocked mutexes in held sets"),
 	P(mutex_unlock, false, "mutex releases: holds never end"),
 	P(__mutex_init, false, "mutex class names (addresses instead)"),
@@ -37,6 +49,8 @@ const struct probe_def so_probe_defs[] = {
 };
 
 const size_t so_nr_probes = sizeof(so_probe_defs) / sizeof(so_probe_defs[0]);
+_Static_assert(sizeof(so_probe_defs) / sizeof(so_probe_defs[0]) <=
+	       SO_MAX_PROBE_DEFS, "so_loader.probes[] cannot hold the table");
 
 const char *probe_mode_name(enum probe_mode mode)
 {

@@ -27,6 +27,11 @@ struct probe_def {
 	/* Only on kernels whose BTF has this function (the kernfs knob
 	 * kernel): elsewhere missing, and without a warning. */
 	const char *needs_btf;
+	/* A lockdep kernel's stand-in: CONFIG_DEBUG_LOCK_ALLOC turns
+	 * mutex_lock() into a macro around mutex_lock_nested(), so where
+	 * this function (the plain one) is absent, the stand-in is probed
+	 * in its place; where it is present, the stand-in is not used. */
+	const char *stands_for;
 };
 
 struct probe_state {
@@ -35,7 +40,13 @@ struct probe_state {
 	int nr_links;
 	int attach_err;		/* first attach error, 0 if none */
 	bool not_here;		/* needs_btf absent: missing by design */
+	/* The other one of a stand_for pair is probed: not attached, not
+	 * listed in headers, not a warning. */
+	bool replaced;
 };
+
+/* At most this many rows in the probe table (checked by the loader). */
+#define SO_MAX_PROBE_DEFS 40
 
 extern const struct probe_def so_probe_defs[];
 extern const size_t so_nr_probes;
