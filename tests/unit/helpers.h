@@ -67,6 +67,7 @@ static inline const char *test_capture_end(struct test_capture *cap)
 	return cap->text;
 }
 
+/* A whole file, NUL-terminated, to free(); NULL if unreadable. */
 static inline char *test_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -86,6 +87,16 @@ static inline char *test_read_file(const char *path, size_t *len)
 	fclose(f);
 	if (len)
 		*len = (size_t)size;
+	return text;
+}
+
+/* A golden file that must be there. */
+static inline char *slurp(const char *path)
+{
+	size_t len;
+	char *text = test_read_file(path, &len);
+
+	assert_non_null(text);
 	return text;
 }
 

@@ -9,22 +9,6 @@
 #include "cli/scenarios.h"
 #include "report/test_results.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long len;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = calloc(1, len + 1);
-	assert_int_equal(fread(buf, 1, len, f), (size_t)len);
-	fclose(f);
-	return buf;
-}
-
 static void test_table_matches_all_tests(void **state)
 {
 	/* ALL_TESTS: id:count:enabled:target:type, 0001..0028; then seed
@@ -126,9 +110,9 @@ static void test_dmesg_clean(void **state)
 
 	(void)state;
 	assert_false(sc_dmesg_splat(log, "sysfs-observe: run sysfs/0008 at "
-				    "12000000", line, sizeof(line)));
+				    "12000000", 0, line, sizeof(line)));
 	/* without the marker the old WARNING counts */
-	assert_true(sc_dmesg_splat(log, NULL, line, sizeof(line)));
+	assert_true(sc_dmesg_splat(log, NULL, 0, line, sizeof(line)));
 	assert_non_null(strstr(line, "WARNING: an old run"));
 	free(log);
 }
@@ -139,12 +123,12 @@ static void test_dmesg_splat_after_last_marker(void **state)
 	char line[128];
 
 	(void)state;
-	assert_true(sc_dmesg_splat(log, "sysfs-observe: run sysfs/0027",
+	assert_true(sc_dmesg_splat(log, "sysfs-observe: run sysfs/0027", 0,
 				   line, sizeof(line)));
 	assert_non_null(strstr(line, "circular locking dependency"));
 	assert_true(sc_dmesg_splat("x\nkernel BUG at fs/kernfs/dir.c:1\n",
-				   NULL, line, sizeof(line)));
-	assert_false(sc_dmesg_splat("DEBUG: fine\nno BUGs here\n", NULL,
+				   NULL, 0, line, sizeof(line)));
+	assert_false(sc_dmesg_splat("DEBUG: fine\nno BUGs here\n", NULL, 0,
 				    line, sizeof(line)));
 	free(log);
 }

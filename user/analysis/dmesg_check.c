@@ -27,10 +27,14 @@ static const char *const sc_splat_ignored[] = {
 
 #define SC_NR(a) (sizeof(a) / sizeof((a)[0]))
 
-static bool sc_line_is_splat(const char *text, const regex_t *res)
+static bool sc_line_is_splat(const char *text, const regex_t *res,
+			     unsigned int flags)
 {
 	size_t i;
 
+	if ((flags & SC_DMESG_CYCLES_JUDGED) &&
+	    strstr(text, "possible circular locking dependency detected"))
+		return false;
 	for (i = 0; i < SC_NR(sc_splat_ignored); i++)
 		if (strstr(text, sc_splat_ignored[i]))
 			return false;
@@ -40,7 +44,7 @@ static bool sc_line_is_splat(const char *text, const regex_t *res)
 	return false;
 }
 
-static const char *sc_after_marker(const char *log, const char *marker)
+const char *sc_dmesg_after_marker(const char *log, const char *marker)
 {
 	const char *p, *last = NULL;
 
@@ -54,11 +58,11 @@ static const char *sc_after_marker(const char *log, const char *marker)
 	return p ? p + 1 : last + strlen(last);
 }
 
-bool sc_dmesg_splat(const char *log, const char *marker, char *line,
-		    size_t linelen)
+bool sc_dmesg_splat(const char *log, const char *marker, unsigned int flags,
+		    char *line, size_t linelen)
 {
 	regex_t res[SC_NR(sc_splat_patterns)];
-	const char *p = sc_after_marker(log, marker);
+	const char *p = sc_dmesg_after_marker(log, marker);
 	char text[1024];
 	bool found = false;
 	size_t i, n;
@@ -76,7 +80,7 @@ bool sc_dmesg_splat(const char *log, const char *marker, char *line,
 			len = sizeof(text) - 1;
 		memcpy(text, p, len);
 		text[len] = '\0';
-		if (sc_line_is_splat(text, res)) {
+		if (sc_line_is_splat(text, res, flags)) {
 			found = true;
 			if (line && linelen)
 				snprintf(line, linelen, "%s", text);

@@ -15,11 +15,20 @@
 #define SC_DMESG_MARKER_FMT "sysfs-observe: run sysfs/%s at %llu"
 
 /*
+ * Lockdep's circular-dependency reports are judged by the observer
+ * against its own cycles (analysis/lockdep_report.h): a gated cycle's
+ * report is lockdep's false alarm, not the scenario's failure.
+ */
+#define SC_DMESG_CYCLES_JUDGED	0x1
+
+/*
  * Scans log after the last line containing marker (the whole log when
  * marker is NULL or absent).  Returns true when a splat is found, with
  * its line (trimmed to linelen) in line.
  */
-bool sc_dmesg_splat(const char *log, const char *marker, char *line,
-		    size_t linelen);
+bool sc_dmesg_splat(const char *log, const char *marker, unsigned int flags,
+		    char *line, size_t linelen);
+/* log after its last line containing marker (all of it: none or NULL). */
+const char *sc_dmesg_after_marker(const char *log, const char *marker);
 
 #endif /* SO_DMESG_CHECK_H */

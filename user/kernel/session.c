@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "cli/exit_codes.h"
+#include "kernel/kmsg.h"
 #include "kernel/knobs.h"
 #include "kernel/loader.h"
 #include "kernel/session.h"
@@ -177,9 +178,12 @@ static void fill_probes(struct live *lv)
 	const struct so_loader *l = &lv->obs->loader;
 	size_t i;
 
+	/* A row whose counterpart is probed is no loss: not listed. */
 	for (i = 0; i < l->nr_probes; i++)
-		so_session_add_probe(&lv->info, l->probes[i].def->target,
-				     modes[l->probes[i].mode]);
+		if (!l->probes[i].replaced)
+			so_session_add_probe(&lv->info,
+					     l->probes[i].def->target,
+					     modes[l->probes[i].mode]);
 }
 
 /* "name=value ..." of a loaded module's parameters, for the header. */
@@ -509,6 +513,30 @@ static void add_class_counts(void *ctx, uint64_t class_id, const char *name,
 	so_stats_add_class_counts(&lv->stats, class_id, counts);
 }
 
+/*
+ * A debug kernel's lockdep speaks in the kernel log: its cycle reports
+ * since the session's marker, held to ours.  A cycle lockdep saw and we
+ * did not fails the session.  Returns how many we missed.
+ */
+static uint32_t judge_lockdep(struct live *lv, const char *marker, FILE *out)
+{
+	struct ldr_report reports[8];
+	char *log = kmsg_read_all();
+	uint32_t missed = 0;
+	size_t nr;
+
+	if (!log)
+		return 0;
+	nr = ldr_parse_circular(log, marker, reports,
+				sizeof(reports) / sizeof(reports[0]));
+	if (nr > sizeof(reports) / sizeof(reports[0]))
+		nr = sizeof(reports) / sizeof(reports[0]);
+	if (nr)
+		missed = so_findings_lockdep(&lv->findings, reports, nr, out);
+	free(log);
+	return missed;
+}
+
 static void print_summary(struct live *lv, const struct so_options *opts,
 			  bool cut_short)
 {
@@ -597,6 +625,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	struct live *lv;
 	int rc, status = 0, drv_rc = 0, drv_out = -1;
 	bool own_driver = driver != NULL;
+	char kmarker[96] = "";
 	pid_t child = -1;
 
 	lv = calloc(1, sizeof(*lv));
@@ -677,6 +706,14 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	if (!driver && opts->command) {
 		driver = exec_command;
 		driver_ctx = opts->command;
+	}
+	/* Where the workload's part of the kernel log begins. */
+	if (driver) {
+		snprintf(kmarker, sizeof(kmarker), "sysfs-observe: session %s "
+			 "at %llu", opts->test ? opts->test : "(attach)",
+			 (unsigned long long)mono_ns());
+		if (!kmsg_mark(kmarker))
+			kmarker[0] = '\0';
 	}
 	if (driver) {
 		child = start_driver(&obs->loader, driver, driver_ctx,
@@ -762,6 +799,10 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	}
 	print_summary(lv, opts, false);
 	rc = so_findings_exit_code(&lv->findings);
+	if (kmarker[0] &&
+	    judge_lockdep(lv, kmarker, opts->format == SO_FMT_JSON ? stderr :
+								    stdout))
+		rc = SO_EXIT_FAIL;
 	if (driver && drv_rc && !exiting)
 		fprintf(stdout, "# the observed workload exited with status "
 			"%d\n", drv_rc);

@@ -454,6 +454,44 @@ void so_findings_counts(const struct so_findings *f, uint32_t *prone,
 	}
 }
 
+uint32_t so_findings_lockdep(const struct so_findings *f,
+			     const struct ldr_report *reports, size_t nr,
+			     FILE *out)
+{
+	uint32_t missed = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct ldr_report *r = &reports[i];
+		const struct og_cycle *c = ldr_our_cycle(f->og, r);
+		char why[512];
+
+		fprintf(out, "# lockdep: %s took %s while holding %s: ",
+			r->task, r->acquiring, r->holding);
+		if (!c) {
+			missed++;
+			fprintf(out, "MISSED here: no cycle of ours has both "
+				"locks\n");
+			continue;
+		}
+		switch (c->verdict.kind) {
+		case OG_VERDICT_PRONE:
+			fprintf(out, "the same cycle here: ");
+			so_cycle_line(f->og, c, out);
+			break;
+		case OG_VERDICT_GATED:
+			gate_reason(f->og, c, why, sizeof(why));
+			fprintf(out, "GATED here, lockdep's false alarm (it "
+				"does not see module references): %s\n", why);
+			break;
+		default:
+			fprintf(out, "NO-WAIT here, lockdep's false alarm: "
+				"nobody can wait in it\n");
+		}
+	}
+	return missed;
+}
+
 int so_findings_exit_code(const struct so_findings *f)
 {
 	uint32_t prone, gated, no_wait;

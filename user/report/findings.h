@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "analysis/lockdep_report.h"
 #include "analysis/order_graph.h"
 #include "analysis/waitfor.h"
 #include "analysis/write_timeline.h"
@@ -73,6 +74,15 @@ void so_findings_scan_end(struct so_findings *f);
 /* Cycles by verdict. */
 void so_findings_counts(const struct so_findings *f, uint32_t *prone,
 			uint32_t *gated, uint32_t *no_wait);
+/*
+ * Lockdep's cycle reports (a debug kernel's, from the same boot) held to
+ * ours, a line each: the same cycle, or one we call GATED or NO-WAIT
+ * (lockdep's false alarm: it sees neither module references nor who can
+ * wait), or one we missed.  Returns how many we missed.
+ */
+uint32_t so_findings_lockdep(const struct so_findings *f,
+			     const struct ldr_report *reports, size_t nr,
+			     FILE *out);
 /* kselftest status: 1 with a DEADLOCK-PRONE cycle or a deadlock, else 0. */
 int so_findings_exit_code(const struct so_findings *f);
 

@@ -15,12 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "analysis/dmesg_check.h"
+#include "kernel/kmsg.h"
 #include "kernel/knobs.h"
 #include "report/knob_table.h"
 #include "scenarios/knob_race.h"
@@ -208,27 +208,22 @@ static void kr_collect(const struct kr_ctx *c, pid_t pid, int report_fd,
 
 static void kr_mark_dmesg(const struct kr_ctx *c, char *marker, size_t len)
 {
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-
 	snprintf(marker, len, SC_DMESG_MARKER_FMT, c->sc->id,
 		 (unsigned long long)(kr_now() * 1e6));
-	if (fd < 0 || write(fd, marker, strlen(marker)) < 0)
+	if (!kmsg_mark(marker))
 		marker[0] = '\0';
-	if (fd >= 0)
-		close(fd);
 }
 
 static void kr_check_dmesg(const char *marker, struct knob_row *row)
 {
-	int size = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
-	char *log = size > 0 && marker[0] ? malloc(size + 1) : NULL;
-	int n = log ? klogctl(3, log, size) : -1;	/* READ_ALL */
+	char *log = marker[0] ? kmsg_read_all() : NULL;
 
-	if (n > 0) {
-		log[n] = '\0';
-		row->dmesg_splat = sc_dmesg_splat(log, marker, row->dmesg_line,
+	/* Lockdep's cycle reports: the session holds them to its own. */
+	if (log)
+		row->dmesg_splat = sc_dmesg_splat(log, marker,
+						  SC_DMESG_CYCLES_JUDGED,
+						  row->dmesg_line,
 						  sizeof(row->dmesg_line));
-	}
 	free(log);
 }
 
