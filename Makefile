@@ -142,7 +142,7 @@ help:
 ##   make kdir             print the guest kernel's build dir (for M= builds)
 ##   make module           test_sysfs.ko against KDIR ($(O)/module)
 ##   make vmlinux-h [BTF=/sys/kernel/btf/vmlinux]   regenerate vmlinux.h
-##   make kernfs-kernel    build the kernfs knob kernel (kernfs/, ~15 min)
+##   make kernfs-kernel    build the knob kernel, with lockdep (kernfs/, ~25 min)
 ##   make bench            throughput and overhead figures (guest)
 ##   make bench-prof       each BPF program's ns per run under a write loop
 ##   make install [PREFIX=/usr/local] [DESTDIR=]   sbin/sysfs-observe,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #
-# Build the knob kernel: Debian's linux-source-6.1 with kernfs/patches/*
+# Build the knob kernel (knobs and lockdep): Debian's linux-source-6.1 with kernfs/patches/*
 # applied, configured from x86_64_defconfig + kvm_guest.config +
 # kernfs/config.fragment, built out of tree.  Prints the O= directory:
 #
@@ -35,7 +35,8 @@ jobs=${JOBS:-$(nproc)}
 required=(FAIL_KERNFS_KNOBS FAULT_INJECTION FAULT_INJECTION_DEBUG_FS
 	  DEBUG_FS BPF_SYSCALL BPF_JIT DEBUG_INFO_BTF DEBUG_INFO_BTF_MODULES
 	  KPROBES FUNCTION_TRACER DYNAMIC_FTRACE MODULES MODULE_UNLOAD
-	  DEVTMPFS BLK_DEV_INITRD SERIAL_8250_CONSOLE VIRTIO_PCI VIRTIO_BLK)
+	  DEVTMPFS BLK_DEV_INITRD SERIAL_8250_CONSOLE VIRTIO_PCI VIRTIO_BLK
+	  PROVE_LOCKING DEBUG_LOCK_ALLOC)
 
 say() { echo "kernfs-build: $*" >&2; }
 die() { say "$*"; exit 1; }

@@ -179,13 +179,15 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 ins
 	hostile:240 record-all:700 path-filter:180
 	scenarios:900"}
 
-# The kernfs knob kernel (kernfs/): built here when the cache lacks it
+# The kernfs knob kernel (kernfs/, with lockdep): built here when the cache lacks it
 # (about 21 min on 2 cores; a cached build is a no-op), then its own
 # initramfs (the module built against it), then KNOB_GUEST_TESTS booted on
 # it; knob-skip on the stock kernel checks that the same scenarios SKIP
 # there.  KNOBS_SKIP_BUILD=1 skips the group when the kernel is not cached.
 KNOB_GUEST_TESTS=${KNOB_GUEST_TESTS:-"knob-race:900 knob-attach:300
-	knob-timeline:200 knob-deadlock:240"}
+	knob-timeline:200 knob-deadlock:240 lockdep-agree:300
+	lockdep-agree-0028:300 lockdep-agree-gated:400
+	lockdep-agree-reset:300"}
 group_knobs() {
 	local kdir t log=$logdir/kernfs-kernel.log t0
 	local KERNEL=${KERNEL:-} VM_BASE=${VM_BASE:-}

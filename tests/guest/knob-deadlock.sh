@@ -25,22 +25,7 @@ pair="($cfg <-> $kn|$kn <-> $cfg)"
 # cycle: with the fix it holds a module reference), arm one wait after
 # the active reference, write, and remove the module once the write is
 # held there (times drops to 0).
-cat >/tmp/driver.sh <<DRIVER
-modprobe test_sysfs $params \$1 || exit 1
-echo 3 >$dev/test_dev_x || exit 1
-echo 1 >$F/interval; echo 100 >$F/probability; echo 0 >$F/verbose
-echo 1 >$F/times; echo 1000 >$D/sleep_after_wait_ms
-echo Y >$W/wait_after_active
-(echo 5 >$dev/test_dev_x; echo "write rc \$?" >/tmp/write.rc) &
-for i in \$(seq 1 200); do
-	[ "\$(cat $F/times)" = 0 ] && break
-	sleep 0.05
-done
-echo "held after \$i polls" >/tmp/held
-echo N >$W/wait_after_active
-modprobe -r test_sysfs
-wait
-DRIVER
+held_store_driver /tmp/driver.sh "$params" "modprobe -r test_sysfs"
 
 # --- fixed first: it must not wedge the guest --------------------------
 rm -f /tmp/write.rc /tmp/held

@@ -18,8 +18,8 @@ static void test_parse_report(void **state)
 
 	(void)state;
 	assert_int_equal(ldr_parse_circular(log, "sysfs-observe: session "
-					    "0027", r, 2), 1);
-	assert_string_equal(r[0].task, "modprobe/168");
+					    "0028", r, 2), 1);
+	assert_string_equal(r[0].task, "sysfs-observe/120");
 	assert_string_equal(r[0].acquiring, "kn->active#3");
 	assert_string_equal(r[0].holding, "&test_dev->config_mutex");
 	/* A log without a report: none. */
