@@ -60,6 +60,36 @@ static void test_colour(void **state)
 	free(cap.text);
 }
 
+/* No negative time: an event before the session's start moves the
+ * origin back until a line is out; after that, it shows as the origin. */
+static void test_never_negative(void **state)
+{
+	struct so_names *names = so_names_new(NULL);
+	struct test_capture cap;
+	struct so_stream s;
+	struct so_event ev;
+	const char *line;
+
+	so_stream_init(&s, test_capture_begin(&cap), names, false,
+		       5000000000ULL);
+	ev = test_event(SO_EV_LOCK_ACQUIRED, 4966112000ULL, 7, 0, NULL);
+	so_stream_event(&s, &ev);	/* before t0: the new origin */
+	ev.ts_ns = 4967112000ULL;
+	so_stream_event(&s, &ev);	/* 1 ms later */
+	ev.ts_ns = 4900000000ULL;
+	so_stream_event(&s, &ev);	/* older than the origin */
+	test_capture_end(&cap);
+	assert_null(strstr(cap.text, "-0."));
+	assert_int_equal(strncmp(cap.text, "  0.000000 ", 11), 0);
+	line = strchr(cap.text, '\n') + 1;
+	assert_int_equal(strncmp(line, "  0.001000 ", 11), 0);
+	line = strchr(line, '\n') + 1;
+	assert_int_equal(strncmp(line, "  0.000000 ", 11), 0);
+	free(cap.text);
+	so_names_free(names);
+	(void)state;
+}
+
 static void test_details(void **state)
 {
 	char want[256];
@@ -98,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_golden_lines),
 		cmocka_unit_test(test_colour),
 		cmocka_unit_test(test_details),
+		cmocka_unit_test(test_never_negative),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

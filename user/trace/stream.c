@@ -181,12 +181,18 @@ static const char *so_event_colour(const struct so_event *ev)
 	}
 }
 
+/*
+ * Seconds since the session began, never negative: an event taken
+ * between attach and the session's start moves the origin back while
+ * nothing is printed yet; later, one a few microseconds out of order
+ * (CPUs reserve ring-buffer space after reading the clock) shows as the
+ * origin, not as a time before it.
+ */
 static double so_stream_secs(struct so_stream *s, uint64_t ts_ns)
 {
-	if (!s->t0_ns)
+	if (!s->t0_ns || (!s->nr_lines && ts_ns < s->t0_ns))
 		s->t0_ns = ts_ns;
-	return ts_ns >= s->t0_ns ? (double)(ts_ns - s->t0_ns) / 1e9 :
-				   -(double)(s->t0_ns - ts_ns) / 1e9;
+	return ts_ns > s->t0_ns ? (double)(ts_ns - s->t0_ns) / 1e9 : 0.0;
 }
 
 void so_stream_event(struct so_stream *s, const struct so_event *ev)
