@@ -168,12 +168,74 @@ static void test_events_ignored_in_scan_mode(void **state)
 	so_pipeline_fini(&p);
 }
 
+/*
+ * From events (the live stream's mode): the deadlock's waits and holds
+ * are named as every report names them.  An edge record carries its from
+ * class's name with its to class's id: it must not rename the mutex
+ * "kn:&test_dev->config_mutex".
+ */
+static void feed(struct so_pipeline *p, uint32_t type, uint32_t tid,
+		 uint64_t obj, uint64_t class_id, const char *name,
+		 uint64_t ts)
+{
+	struct so_event ev = { .type = type, .tid = tid, .pid = tid,
+			       .obj = obj, .class_id = class_id, .ret = 1,
+			       .ts_ns = ts, .stack_id = -1 };
+
+	snprintf(ev.comm, sizeof(ev.comm), "%s", tid == 100 ? "sh" : "rmmod");
+	snprintf(ev.name, sizeof(ev.name), "%s", name);
+	p->on_event(p->analysis_ctx, &ev, NULL);
+}
+
+static void test_event_names(void **state)
+{
+	struct so_pipeline p;
+	struct so_findings f;
+	uint32_t i;
+
+	(void)state;
+	so_pipeline_init(&p);
+	assert_int_equal(so_findings_init(&f, &p, NULL, 0), 0);
+	so_findings_attach(&f, &p);
+	feed(&p, SO_EV_LOCK_ACQUIRED, 200, LOCK, SCAN_CONFIG,
+	     "&test_dev->config_mutex", 1 * SEC);
+	feed(&p, SO_EV_KN_GET_ACTIVE, 100, KN_OBJ, SCAN_KN,
+	     "test_sysfs0/test_dev_x", 1 * SEC);
+	feed(&p, SO_EV_CONTENTION_BEGIN, 100, LOCK, SCAN_CONFIG, "",
+	     2 * SEC);
+	/* rmmod's edge config_mutex -> test_dev_x: from's obj and name,
+	 * to's class. */
+	feed(&p, SO_EV_EDGE, 200, LOCK, SCAN_KN, "&test_dev->config_mutex",
+	     2 * SEC);
+	feed(&p, SO_EV_KN_DRAIN_BEGIN, 200, KN_OBJ, SCAN_KN,
+	     "test_sysfs0/test_dev_x", 2 * SEC);
+	assert_true(so_findings_check(&f, 3 * SEC));
+	assert_int_equal(f.deadlock.kind, WF_FOUND_CYCLE);
+	assert_int_equal(f.deadlock.nr_tasks, 2);
+	for (i = 0; i < f.deadlock.nr_tasks; i++) {
+		const struct wf_task_report *t = &f.deadlock.tasks[i];
+
+		if (t->tid == 100) {
+			assert_string_equal(t->waits.name,
+					    "&test_dev->config_mutex");
+		} else {
+			assert_string_equal(t->waits.name,
+					    "kn:test_sysfs0/test_dev_x");
+			assert_string_equal(t->holds[0].name,
+					    "&test_dev->config_mutex");
+		}
+	}
+	so_findings_fini(&f);
+	so_pipeline_fini(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_finds_deadlock),
 		cmocka_unit_test(test_scan_one_wait_short),
 		cmocka_unit_test(test_events_ignored_in_scan_mode),
+		cmocka_unit_test(test_event_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,7 +100,10 @@ static void findings_wf_feed(struct wf_graph *wf, const struct so_event *ev)
 	char name[SO_NAME_LEN];
 
 	wf_feed(wf, ev);
-	if (ev->name[0] && ev->class_id) {
+	/* An edge's name is its from class's, its class_id the to class's:
+	 * the pair names nothing (it once made "kn:&test_dev->config_mutex"
+	 * of a mutex). */
+	if (ev->type != SO_EV_EDGE && ev->name[0] && ev->class_id) {
 		memcpy(name, ev->name, SO_NAME_LEN);
 		findings_kn_name(name, ev->class_id);
 		wf_name_obj(wf, ev->obj, ev->class_id, name);
