@@ -371,8 +371,9 @@ static pid_t start_driver(struct so_loader *l, session_driver_fn fn,
 	return pid;
 }
 
-/* Copy what the driver printed so far; -1 once it closed its end. */
-static int copy_driver_output(int fd)
+/* Copy what the driver printed so far to `to`; -1 once it closed its
+ * end. */
+static int copy_driver_output(int fd, FILE *to)
 {
 	char buf[4096];
 	ssize_t n;
@@ -380,8 +381,8 @@ static int copy_driver_output(int fd)
 	while (fd >= 0) {
 		n = read(fd, buf, sizeof(buf));
 		if (n > 0) {
-			fflush(stdout);
-			if (write(STDOUT_FILENO, buf, n) != n)
+			fflush(to);
+			if (write(fileno(to), buf, n) != n)
 				break;
 			continue;
 		}
@@ -627,6 +628,11 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	bool own_driver = driver != NULL;
 	char kmarker[96] = "";
 	pid_t child = -1;
+	/* With --format json or ktap, stdout carries that format and
+	 * nothing else: live lines go to stderr, and so does what the
+	 * driver prints under JSON (KTAP's driver lines are its own). */
+	FILE *side = opts->format == SO_FMT_TEXT ? stdout : stderr;
+	FILE *drv_to = opts->format == SO_FMT_JSON ? stderr : stdout;
 
 	lv = calloc(1, sizeof(*lv));
 	if (!lv)
@@ -692,14 +698,13 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	}
 	t0 = lv->info.start_mono_ns;
 	if (!opts->quiet) {
-		so_stream_init(&lv->stream, stdout, lv->names,
-			       isatty(STDOUT_FILENO), t0);
+		so_stream_init(&lv->stream, side, lv->names,
+			       isatty(fileno(side)), t0);
 		lv->pipeline.stream = &lv->stream;
 		lv->findings.stream = &lv->stream;
 		so_stream_header(&lv->stream);
 	} else {
-		lv->findings.live = opts->format == SO_FMT_KTAP ? stderr :
-								  stdout;
+		lv->findings.live = side;
 	}
 	if (opts->duration_s > 0)
 		deadline = t0 + (uint64_t)(opts->duration_s * 1e9);
@@ -746,7 +751,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 				"ring buffer: %s\n", strerror(-err));
 			break;
 		}
-		drv_out = copy_driver_output(drv_out);
+		drv_out = copy_driver_output(drv_out, drv_to);
 		scan_tasks(obs, lv, now);
 		recover_edges(obs, lv, now, false);
 		if (so_findings_check(&lv->findings, now)) {
@@ -774,7 +779,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		child = -1;
 	/* Its last lines (a loop child may still hold the pipe: take what
 	 * is there, do not wait for its end). */
-	drv_out = copy_driver_output(drv_out);
+	drv_out = copy_driver_output(drv_out, drv_to);
 	if (WIFEXITED(status))
 		drv_rc = WEXITSTATUS(status);
 	else if (driver)
@@ -804,7 +809,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 								    stdout))
 		rc = SO_EXIT_FAIL;
 	if (driver && drv_rc && !exiting)
-		fprintf(stdout, "# the observed workload exited with status "
+		fprintf(drv_to, "# the observed workload exited with status "
 			"%d\n", drv_rc);
 	/* kselftest: fail beats skip beats pass. */
 	if (rc != SO_EXIT_FAIL && driver && drv_rc)

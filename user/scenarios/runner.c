@@ -23,6 +23,7 @@
 #include "cli/exit_codes.h"
 #include "cli/scenarios.h"
 #include "kernel/kmsg.h"
+#include "kernel/knobs.h"
 #include "kernel/session.h"
 #include "report/test_results.h"
 #include "scenarios/knob_race.h"
@@ -43,6 +44,7 @@ struct sc_run {
 	bool all;		/* --test all: 0027/0028 run fixed */
 	unsigned int cur;	/* the test this session runs */
 	bool ktap;
+	FILE *results;	/* the result lines: stderr under --format json */
 	char ko_path[PATH_MAX];
 	char reason[256];	/* why the current test failed */
 };
@@ -445,13 +447,18 @@ static int sc_reload(struct sc_run *run, const struct sc_scenario *sc,
 		     const char *extra)
 {
 	char params[SC_PARAMS_LEN];
-	int err, i;
+	int err = 0, i;
 
-	for (i = 0; i < 50 && sc_unload(); i++)
+	for (i = 0; i < 50 && (err = sc_unload()); i++)
 		usleep(100000);
+	/* Still loaded: loading "again" would keep the old parameters. */
+	if (err)
+		return sc_fail(run, "could not unload %s to load it with "
+			       "this test's parameters: %s", SC_MODULE,
+			       strerror(-err));
 	sc_params(run, sc, extra, params, sizeof(params));
 	err = sc_load(run, params);
-	if (err && err != -EEXIST)
+	if (err)
 		return sc_fail(run, "failed to load %s: %s", run->ko_path,
 			       strerror(-err));
 	return 0;
@@ -580,26 +587,55 @@ static bool sc_mount_debugfs(void)
 	return !mount("debugfs", SC_DEBUGFS, "debugfs", 0, NULL);
 }
 
-/* The session's driver: one scenario, its runs, then the module unloaded
- * and debugfs as it was.  The parent prints the result line. */
+/* The session's driver: one scenario, its runs, then the module
+ * unloaded.  The parent prints the result line and, since a driver that
+ * did not stop in 30 s was killed, undoes the rest (sc_after_session). */
 static int sc_driver(void *ctx)
 {
 	struct sc_run *run = ctx;
 	const struct sc_scenario *sc = run->tests[run->cur];
 	struct sigaction sa = { .sa_handler = sc_on_term };
-	bool mounted = sc_mount_debugfs();
 	enum sc_result res;
 
 	sigaction(SIGTERM, &sa, NULL);
 	res = sc_test_case(run, sc, run->counts[run->cur]);
 	sc_unload_for_good();
-	if (mounted)
-		umount(SC_DEBUGFS);
 	if (run->reason[0])
 		printf("# sysfs_%s: %s\n", sc->id, run->reason);
 	fflush(stdout);
 	return res == SC_PASS ? SO_EXIT_PASS :
 	       res == SC_SKIP ? SO_EXIT_SKIP : SO_EXIT_FAIL;
+}
+
+/*
+ * In the parent, after each session: what the driver undoes on its way
+ * out, again (each step is idempotent), since a driver killed after 30 s
+ * did not: the knobs as they were, the module unloaded, debugfs as it
+ * was.  A module that still will not unload stops the run: the next test
+ * would find it loaded and run with this test's parameters.  0, or -1
+ * with the reason.
+ */
+static int sc_after_session(const struct sc_scenario *sc,
+			    const struct knob_state *knobs, bool mounted,
+			    char *why, size_t len)
+{
+	char wedged[160];
+	int err = 0, i;
+
+	if (knobs->present)
+		knobs_restore(knobs);
+	if (!sc_module_wedged(wedged, sizeof(wedged)))
+		for (i = 0; i < 20 && (err = sc_unload()); i++)
+			usleep(100000);
+	if (mounted)
+		umount2(SC_DEBUGFS, MNT_DETACH);
+	if (!err)
+		return 0;
+	sc_str(why, len, "stopping: %s stays loaded after %s (delete_module: "
+	       "%s; who holds it? lsmod shows the count); the next test "
+	       "would inherit its parameters; rmmod %s, then run again",
+	       SC_MODULE, sc->id, strerror(-err), SC_MODULE);
+	return -1;
 }
 
 /* One session per test on one loaded observer: each verdict is the
@@ -612,36 +648,52 @@ static int sc_run_tests(struct sc_run *run, struct so_observer *obs,
 	struct sc_totals totals = { 0 };
 	unsigned int index = 0;
 
-	sc_results_begin(stdout, run->ktap, run->watch ? 0 : run->nr_tests);
+	sc_results_begin(run->results, run->ktap,
+			 run->watch ? 0 : run->nr_tests);
 	for (run->cur = 0; run->cur < run->nr_tests; run->cur++) {
 		const struct sc_scenario *sc = run->tests[run->cur];
+		struct knob_state knobs = { .present = false };
 		double t0 = sc_now();
+		bool mounted, stop;
 		enum sc_result res;
-		char desc[160];
+		char desc[160], why[320];
 		int rc;
 
+		/* Mounted here, not by the driver: knob detection needs it
+		 * too, and the unmount must happen if the driver is killed. */
+		mounted = sc_mount_debugfs();
 		/* No knob kernel, or a module wedged by an earlier run: a
 		 * SKIP with the reason, no session. */
 		if (((sc->steps & SC_KNOB_RACE) &&
 		     !knob_race_supported(desc, sizeof(desc))) ||
 		    sc_module_wedged(desc, sizeof(desc))) {
-			sc_result_line(stdout, run->ktap, ++index, sc->id,
+			if (mounted)
+				umount2(SC_DEBUGFS, MNT_DETACH);
+			sc_result_line(run->results, run->ktap, ++index, sc->id,
 				       sc->desc, SC_SKIP, 0, desc, &totals);
 			continue;
 		}
+		if (sc->steps & SC_KNOB_RACE)
+			knobs_read(&knobs);
 		session_opts->test = sc->id;
 		session_opts->watch = NULL;
 		rc = observer_session(obs, session_opts, sc_driver, run);
 		res = rc == SO_EXIT_PASS ? SC_PASS :
 		      rc == SO_EXIT_SKIP ? SC_SKIP : SC_FAIL;
+		stop = !observer_wedged(obs) &&
+		       sc_after_session(sc, &knobs, mounted, why, sizeof(why));
+		if (stop)
+			res = SC_FAIL;
 		sc_str(desc, sizeof(desc), "%s%s", sc->desc,
 		       sc_fixed(run, sc) ? " (fixed)" : "");
-		sc_result_line(stdout, run->ktap, ++index, sc->id, desc, res,
-			       sc_now() - t0, NULL, &totals);
+		sc_result_line(run->results, run->ktap, ++index, sc->id, desc,
+			       res, sc_now() - t0, stop ? why : NULL, &totals);
+		if (stop)
+			break;
 		if (observer_wedged(obs)) {
 			/* A task is stuck for good: the tests after this
 			 * one would only queue behind it. */
-			sc_results_end(stdout, run->ktap, &totals);
+			sc_results_end(run->results, run->ktap, &totals);
 			observer_abandon(SO_EXIT_FAIL);
 		}
 		if (session_interrupted())
@@ -651,7 +703,7 @@ static int sc_run_tests(struct sc_run *run, struct so_observer *obs,
 	}
 	if (run->watch && run->ktap)
 		printf("1..%u\n", index);
-	sc_results_end(stdout, run->ktap, &totals);
+	sc_results_end(run->results, run->ktap, &totals);
 	return session_interrupted() ? SO_EXIT_FAIL :
 	       sc_results_exit_code(&totals);
 }
@@ -712,6 +764,7 @@ int sc_runner_main(const struct so_options *opts)
 	run->opts = opts;
 	run->watch = opts->action == SO_ACT_WATCH;
 	run->ktap = opts->format == SO_FMT_KTAP;
+	run->results = opts->format == SO_FMT_JSON ? stderr : stdout;
 	run->all = opts->test && !strcmp(opts->test, "all");
 	rc = sc_select(run, opts);
 	if (rc) {
