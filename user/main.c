@@ -63,7 +63,8 @@ static int run(int argc, char **argv)
 		return cmd_probes(&opts);
 	case SO_ACT_REPORT:
 		return replay_report(opts.input ? opts.input :
-				     SO_DEFAULT_TRACE, opts.format, stdout);
+				     SO_DEFAULT_TRACE, opts.format,
+				     opts.entries, stdout);
 	case SO_ACT_ATTACH:
 		return session_run(&opts, NULL, NULL);
 	case SO_ACT_LIST:

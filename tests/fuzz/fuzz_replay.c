@@ -25,9 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!in)
 		return 0;
 	/* The errors of a bad trace go to stderr: keep the fuzzer's quiet. */
-	replay_report_file(in, "fuzz.dat", SO_FMT_TEXT, sink);
+	replay_report_file(in, "fuzz.dat", SO_FMT_TEXT, 2, sink);
 	rewind(in);
-	replay_report_file(in, "fuzz.dat", SO_FMT_JSON, sink);
+	replay_report_file(in, "fuzz.dat", SO_FMT_JSON, 0, sink);
 	fclose(in);
 	return 0;
 }

@@ -136,6 +136,30 @@ static void test_ringbuf_kib(void **state)
 	(void)state;
 }
 
+/* -E/--entries: rows per table, perf's -E; 0 for all; decimal only. */
+static void test_entries(void **state)
+{
+	static char *const bad[] = { "-1", "x", "0x10", "", "1000001" };
+	struct so_options o;
+	char err[256];
+	size_t i;
+
+	assert_int_equal(PARSE(&o, err, "--test", "0027"), 0);
+	assert_int_equal(o.entries, SO_ENTRIES_DEFAULT);
+	assert_int_equal(PARSE(&o, err, "--test", "0027", "-E", "0"), 0);
+	assert_int_equal(o.entries, 0);
+	assert_int_equal(PARSE(&o, err, "report", "--entries", "25"), 0);
+	assert_int_equal(o.entries, 25);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(PARSE(&o, err, "--attach", "--entries",
+				       bad[i]), SO_EXIT_USAGE);
+		assert_non_null(strstr(err, "--entries: "));
+	}
+	assert_int_equal(PARSE(&o, err, "--attach", "-E", "3", "-E", "4"),
+			 SO_EXIT_USAGE);
+	(void)state;
+}
+
 static void test_attach(void **state)
 {
 	struct so_options o;
@@ -346,6 +370,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach),
 		cmocka_unit_test(test_ringbuf_kib),
+		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_path_filter),
 		cmocka_unit_test(test_repeats_and_empties),
 		cmocka_unit_test(test_runner),

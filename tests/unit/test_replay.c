@@ -18,7 +18,8 @@ static char *replay_of(const char *name, enum so_format format, int *rc)
 	snprintf(path, sizeof(path), "%s/traces/%s",
 		 getenv("SO_GOLDEN_DIR") ? getenv("SO_GOLDEN_DIR") :
 					   "tests/golden", name);
-	*rc = replay_report(path, format, test_capture_begin(&cap));
+	*rc = replay_report(path, format, SO_ENTRIES_DEFAULT,
+			    test_capture_begin(&cap));
 	test_capture_end(&cap);
 	return cap.text;
 }
@@ -101,7 +102,7 @@ static void test_two_sessions(void **state)
 	for (i = 0; i < 2; i++) {
 		in = fmemopen(both, len, "rb");
 		assert_non_null(in);
-		rc = replay_report_file(in, "both.data", formats[i],
+		rc = replay_report_file(in, "both.data", formats[i], 0,
 					test_capture_begin(&cap));
 		fclose(in);
 		test_capture_end(&cap);
@@ -124,7 +125,7 @@ static void test_two_sessions(void **state)
 	/* One session is one document, not an array of one. */
 	in = fmemopen(fixed, fixed_len, "rb");
 	assert_non_null(in);
-	rc = replay_report_file(in, "fixed.data", SO_FMT_JSON,
+	rc = replay_report_file(in, "fixed.data", SO_FMT_JSON, 0,
 				test_capture_begin(&cap));
 	fclose(in);
 	test_capture_end(&cap);

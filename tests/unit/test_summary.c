@@ -253,6 +253,98 @@ static void test_empty_run(void **state)
 	run_fini(&r);
 }
 
+/*
+ * The answer first, then tables cut like perf's -E: 15 unrelated mutexes
+ * held far longer than the cycle's classes still rank below them, the
+ * table stops at max_entries with the count of the rest, and 0 shows all.
+ */
+static void feed_noise(struct run *r)
+{
+	struct so_event ev;
+	char name[32];
+	int i;
+
+	for (i = 0; i < 15; i++) {
+		snprintf(name, sizeof(name), "noise_mutex_%02d", i);
+		ev = test_event(SO_EV_LOCK_ACQUIRED, 7000000000ULL + i * 1000,
+				300 + i, SO_CLASS_MAKE(SO_CLASS_MUTEX, 0x9000 + i),
+				name);
+		ev.obj = 0xffff888000009000ULL + i * 64;
+		assert_int_equal(so_pipeline_feed(&r->pipe, &ev, sizeof(ev)),
+				 0);
+		ev = test_event(SO_EV_LOCK_RELEASED, 7050000000ULL + i * 1000,
+				300 + i, SO_CLASS_MAKE(SO_CLASS_MUTEX, 0x9000 + i),
+				NULL);
+		ev.obj = 0xffff888000009000ULL + i * 64;
+		ev.arg = 50000000;	/* 50 ms: more than the cycle's */
+		assert_int_equal(so_pipeline_feed(&r->pipe, &ev, sizeof(ev)),
+				 0);
+	}
+}
+
+/* Whether the line that starts at `line` holds `needle`. */
+static bool line_has(const char *line, const char *needle)
+{
+	const char *hit = strstr(line, needle), *end = strchr(line, '\n');
+
+	return hit && (!end || hit < end);
+}
+
+static char *summary_cut(struct run *r, unsigned int max_entries)
+{
+	struct so_report rep = {
+		.info = &r->info, .end = &r->end, .stats = &r->stats,
+		.names = r->names, .hooks = &r->findings.hooks,
+		.max_entries = max_entries,
+	};
+	struct test_capture cap;
+
+	so_summary_text(test_capture_begin(&cap), &rep);
+	test_capture_end(&cap);
+	return cap.text;
+}
+
+static void test_answer_first_and_cut(void **state)
+{
+	const char *holds, *row1, *row2, *row3;
+	char *text;
+	struct run r;
+
+	run_init(&r);
+	fill_info(&r.info);
+	fill_end(&r.end, 0);
+	r.have_end = true;
+	feed_live(&r);
+	feed_noise(&r);
+	text = summary_cut(&r, 3);
+	/* The verdict and the cycle come before every table. */
+	assert_non_null(strstr(text, "\nverdict: FAIL: 1 DEADLOCK-PRONE"));
+	assert_true(strstr(text, "\nverdict: ") < strstr(text, "# contention"));
+	assert_true(strstr(text, "DEADLOCK-PRONE: ") <
+		    strstr(text, "# contention"));
+	/* Hold times: the cycle's two classes on top although the noise
+	 * held longer; one noise row fits; 14 more are counted. */
+	holds = strstr(text, "# hold times\n");
+	assert_non_null(holds);
+	row1 = strchr(strchr(holds, '\n') + 1, '\n') + 1;
+	row2 = strchr(row1, '\n') + 1;
+	row3 = strchr(row2, '\n') + 1;
+	assert_true(line_has(row1, "kn:test_sysfs0/test_dev_x") ||
+		    line_has(row1, "&test_dev->config_mutex"));
+	assert_true(line_has(row2, "kn:test_sysfs0/test_dev_x") ||
+		    line_has(row2, "&test_dev->config_mutex"));
+	assert_true(line_has(row3, "noise_mutex_"));
+	assert_non_null(strstr(row3, "\n          ... 14 more (--entries 0 "
+				     "for all)\n"));
+	free(text);
+	/* 0: every row, no cut line. */
+	text = summary_cut(&r, 0);
+	assert_non_null(strstr(text, "noise_mutex_14"));
+	assert_null(strstr(text, "more (--entries 0 for all)"));
+	free(text);
+	run_fini(&r);
+}
+
 /* No knobs: the header says why, the JSON carries it as knobs_note. */
 static void test_knobs_note(void **state)
 {
@@ -393,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_dropped_warning),
 		cmocka_unit_test(test_edges_recovered),
 		cmocka_unit_test(test_empty_run),
+		cmocka_unit_test(test_answer_first_and_cut),
 		cmocka_unit_test(test_knobs_note),
 		cmocka_unit_test(test_record_then_report),
 	};

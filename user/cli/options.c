@@ -11,6 +11,7 @@
 
 #define SO_SECONDS_MAX	(7 * 24 * 3600.0)	/* a week: a typo beyond */
 #define SO_RINGBUF_KIB_MAX	1048576UL	/* 1 GiB */
+#define SO_ENTRIES_MAX		1000000UL
 
 enum so_long_only {
 	SO_OPT_ATTACH = 256,
@@ -31,6 +32,7 @@ enum so_long_only {
 	SO_OPT_WINDOW,
 	SO_OPT_KNOB,
 	SO_OPT_RINGBUF_KIB,
+	SO_OPT_ENTRIES,
 	SO_OPT_SEEN_MAX,	/* 'o', 'i' and these fit below */
 };
 
@@ -58,6 +60,7 @@ static const struct option so_long_options[] = {
 	{ "window",	  required_argument, NULL, SO_OPT_WINDOW },
 	{ "knob",	  required_argument, NULL, SO_OPT_KNOB },
 	{ "ringbuf-kib",  required_argument, NULL, SO_OPT_RINGBUF_KIB },
+	{ "entries",	  required_argument, NULL, 'E' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -262,6 +265,13 @@ static int so_parse_number_opt(struct so_options *opts, int opt,
 					    arg, SO_RINGBUF_KIB_MAX);
 		opts->ringbuf_kib = (unsigned int)pid;
 		return 0;
+	case 'E':
+		if (!so_parse_uint(arg, SO_ENTRIES_MAX, &pid))
+			return so_opt_error(err, errlen,
+					    "--entries: '%s' is not a number of rows from 0 (all) to %lu",
+					    arg, SO_ENTRIES_MAX);
+		opts->entries = (unsigned int)pid;
+		return 0;
 	case SO_OPT_DURATION:
 		if (!so_parse_seconds(arg, &opts->duration_s))
 			break;
@@ -348,6 +358,8 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 	case 'i':
 		opts->input = optarg;
 		return 0;
+	case 'E':
+		return so_parse_number_opt(opts, opt, optarg, err, errlen);
 	case SO_OPT_ATTACH:
 		return so_set_action(opts, SO_ACT_ATTACH, given, "--attach",
 				     err, errlen);
@@ -522,7 +534,7 @@ static int so_check_repeat(int opt, bool seen[SO_OPT_SEEN_MAX], char **argv,
 	case SO_OPT_MODULE: case SO_OPT_PATH: case SO_OPT_PID:
 	case SO_OPT_DURATION: case SO_OPT_FORMAT: case SO_OPT_HANG_TIMEOUT:
 	case SO_OPT_TEST: case SO_OPT_WATCH: case SO_OPT_WINDOW:
-	case SO_OPT_RINGBUF_KIB:
+	case SO_OPT_RINGBUF_KIB: case 'E':
 		break;
 	default:
 		return 0;
@@ -546,6 +558,7 @@ int so_options_parse(struct so_options *opts, int argc, char **argv,
 	int opt, ret;
 
 	memset(opts, 0, sizeof(*opts));
+	opts->entries = SO_ENTRIES_DEFAULT;
 	err[0] = '\0';
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		opts->subcommand = SO_SUB_RECORD;
@@ -559,7 +572,7 @@ int so_options_parse(struct so_options *opts, int argc, char **argv,
 	 * report a missing argument as ':'), and let us word the errors. */
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:hqvo:i:", so_long_options,
+	while ((opt = getopt_long(argc, argv, "+:hqvo:i:E:", so_long_options,
 				  NULL)) != -1) {
 		ret = so_check_repeat(opt, seen, argv, err, errlen);
 		if (!ret)
@@ -640,6 +653,7 @@ void so_usage(FILE *out)
 "  --format FMT        text (default), json, or ktap (scenario runs)\n"
 "  -q, --quiet         no live stream, the summary only\n"
 "  -v, --verbose       more detail; -vv debug; -vvv libbpf debug too\n"
+"  -E, --entries N     rows per summary table (default %u; 0 for all)\n"
 "  --ringbuf-kib N     the ring buffer's size in KiB (default 4096)\n"
 "  -o, --output FILE   record: the trace file to write\n"
 "  -i, --input FILE    report: the trace file to read\n"
@@ -659,5 +673,6 @@ void so_usage(FILE *out)
 "  sudo sysfs-observe --attach --knob wait_after_active=Y \\\n"
 "       --knob probability=100 --knob times=1 -- sh -c 'echo 1 >FILE'\n"
 "  sudo sysfs-observe record -o 0018.data --test 0018\n"
-"  sysfs-observe report -i 0018.data --format json\n");
+"  sysfs-observe report -i 0018.data --format json\n",
+		SO_ENTRIES_DEFAULT);
 }

@@ -13,6 +13,8 @@
 #include "observe.h"
 
 #define SO_OPT_COUNTS_MAX	64
+/* perf lock's -E: the summary's tables show this many rows. */
+#define SO_ENTRIES_DEFAULT	10
 #define SO_OPT_PARAMS_MAX	32
 #define SO_OPT_KNOBS_MAX	16
 #define SO_DEFAULT_TRACE	"sysfs-observe.data"
@@ -53,6 +55,7 @@ struct so_options {
 	enum so_format format;
 	int verbosity;		/* -v 1, -vv 2, -vvv 3 (libbpf debug) */
 	bool quiet;		/* -q: summary only, no live stream */
+	unsigned int entries;	/* -E: rows per summary table, 0 all */
 
 	/* filters (--attach, --test) */
 	const char *module;	/* --module NAME, or PATH's module name */

@@ -550,6 +550,7 @@ static void print_summary(struct live *lv, const struct so_options *opts,
 		.edges_recovered = lv->pipeline.nr_edges_recovered,
 		.edges_exact = !cut_short,
 		.hooks = &lv->findings.hooks,
+		.max_entries = opts->entries,
 	};
 
 	/* KTAP owns stdout: the summary goes to stderr. */

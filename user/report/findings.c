@@ -306,6 +306,24 @@ static void findings_text(FILE *out, void *ctx)
 	findings_timelines_text(f, out);
 }
 
+/* Whether a class is in a DEADLOCK-PRONE or GATED cycle. */
+static bool findings_in_finding(uint64_t class_id, void *ctx)
+{
+	struct so_findings *f = ctx;
+	const struct og_cycle *c;
+	uint32_t i, k;
+
+	for (i = 0; i < og_cycle_count(f->og); i++) {
+		c = og_cycle_at(f->og, i);
+		if (c->verdict.kind == OG_VERDICT_NO_WAIT)
+			continue;
+		for (k = 0; k < c->nr; k++)
+			if (c->classes[k] == class_id)
+				return true;
+	}
+	return false;
+}
+
 static void findings_verdict(FILE *out, void *ctx)
 {
 	struct so_findings *f = ctx;
@@ -381,6 +399,7 @@ int so_findings_init(struct so_findings *f, struct so_pipeline *p,
 	f->hooks.analysis_text = findings_text;
 	f->hooks.verdict_text = findings_verdict;
 	f->hooks.analysis_json = findings_json;
+	f->hooks.in_finding = findings_in_finding;
 	f->hooks.ctx = f;
 	return 0;
 }

@@ -26,6 +26,7 @@ struct replay {
 	 * is summarized at its TRAILER; JSON documents are kept to make
 	 * an array of them when there are several. */
 	enum so_format format;
+	unsigned int entries;	/* rows per text table, 0 all */
 	FILE *out;
 	unsigned int nr_sessions;
 	int rc;				/* the worst session's status */
@@ -117,6 +118,7 @@ static void replay_summary(struct replay *rp)
 		.names = rp->names,
 		.malformed = rp->pipeline.nr_malformed,
 		.hooks = &rp->findings.hooks,
+		.max_entries = rp->entries,
 	};
 
 	/* A deadlock the run caught is still in the trace: the tasks were
@@ -146,7 +148,8 @@ static int on_trailer(void *ctx, const struct so_session_end *end)
 	return 0;
 }
 
-int replay_report(const char *path, enum so_format format, FILE *out)
+int replay_report(const char *path, enum so_format format,
+		  unsigned int entries, FILE *out)
 {
 	FILE *in = so_open_input(path);
 	int rc;
@@ -162,13 +165,13 @@ int replay_report(const char *path, enum so_format format, FILE *out)
 			path, strerror(errno), path);
 		return SO_EXIT_USAGE;
 	}
-	rc = replay_report_file(in, path, format, out);
+	rc = replay_report_file(in, path, format, entries, out);
 	fclose(in);
 	return rc;
 }
 
 int replay_report_file(FILE *in, const char *path, enum so_format format,
-		       FILE *out)
+		       unsigned int entries, FILE *out)
 {
 	const struct tf_handlers handlers = {
 		.session = on_session,
@@ -184,6 +187,7 @@ int replay_report_file(FILE *in, const char *path, enum so_format format,
 	if (!rp)
 		return SO_EXIT_FAIL;
 	rp->format = format;
+	rp->entries = entries;
 	rp->out = out;
 	rp->rc = SO_EXIT_PASS;
 	rp->json_mem = open_memstream(&rp->json, &rp->json_len);

@@ -3,9 +3,21 @@
 #include <string.h>
 #include "report/rows.h"
 
-int so_class_rows_build(struct so_class_rows *rows, const struct so_stats *st,
-			struct so_names *names)
+static bool so_row_focus(const struct so_report *r,
+			 const struct so_class_row *row)
 {
+	const struct so_summary_hooks *hooks = r->hooks;
+	const char *module = r->info ? r->info->module_filter : "";
+
+	if (hooks && hooks->in_finding &&
+	    hooks->in_finding(row->cls->class_id, hooks->ctx))
+		return true;
+	return module[0] && strstr(row->name, module);
+}
+
+int so_class_rows_build(struct so_class_rows *rows, const struct so_report *r)
+{
+	const struct so_stats *st = r->stats;
 	uint32_t i;
 
 	rows->len = 0;
@@ -18,8 +30,9 @@ int so_class_rows_build(struct so_class_rows *rows, const struct so_stats *st,
 
 		row->cls = &st->classes[i];
 		row->type = so_class_kind_name(SO_CLASS_KIND(row->cls->class_id));
-		so_names_class(names, row->cls->class_id, row->name,
+		so_names_class(r->names, row->cls->class_id, row->name,
 			       sizeof(row->name));
+		row->focus = so_row_focus(r, row);
 	}
 	return 0;
 }
@@ -29,6 +42,8 @@ static int so_row_by_name(const void *a, const void *b)
 	const struct so_class_row *x = a, *y = b;
 	int cmp = strcmp(x->name, y->name);
 
+	if (x->focus != y->focus)
+		return x->focus ? -1 : 1;
 	if (cmp)
 		return cmp;
 	if (x->cls->class_id != y->cls->class_id)
@@ -45,6 +60,8 @@ static int so_row_by_wait(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 
+	if (x->focus != y->focus)
+		return x->focus ? -1 : 1;
 	return so_cmp_desc(x->cls->wait.total_ns, y->cls->wait.total_ns) ?:
 		       so_row_by_name(a, b);
 }
@@ -53,6 +70,8 @@ static int so_row_by_hold(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 
+	if (x->focus != y->focus)
+		return x->focus ? -1 : 1;
 	return so_cmp_desc(x->cls->hold.total_ns, y->cls->hold.total_ns) ?:
 		       so_row_by_name(a, b);
 }

@@ -7,6 +7,7 @@
 #ifndef SO_ROWS_H
 #define SO_ROWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "analysis/stats.h"
 #include "report/summary.h"
@@ -14,6 +15,8 @@
 
 struct so_class_row {
 	const struct so_class_stats *cls;
+	/* In a finding, or of the observed module: listed first. */
+	bool focus;
 	const char *type;			/* so_class_kind_name() */
 	char name[SO_CLASS_NAME_LEN];
 };
@@ -28,10 +31,14 @@ enum so_row_order {
 	SO_ROWS_BY_HOLD,	/* total hold, most first */
 	SO_ROWS_BY_NAME,
 };
+/* Each order puts the focus rows first. */
 
-/* Returns 0, or -1 when out of memory (rows is then empty). */
-int so_class_rows_build(struct so_class_rows *rows, const struct so_stats *st,
-			struct so_names *names);
+/*
+ * Returns 0, or -1 when out of memory (rows is then empty).  A row is
+ * the focus when the report's hooks put its class in a finding, or when
+ * its name holds the observed module's (the --module filter).
+ */
+int so_class_rows_build(struct so_class_rows *rows, const struct so_report *r);
 void so_class_rows_sort(struct so_class_rows *rows, enum so_row_order order);
 void so_class_rows_free(struct so_class_rows *rows);
 

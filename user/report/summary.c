@@ -115,34 +115,63 @@ static const struct so_timing *so_row_hold(const struct so_class_stats *c)
 	return &c->hold;
 }
 
+/*
+ * A table's rows are cut at r->max_entries, like perf's -E: whether the
+ * next row with something to show still fits, counting the rest.
+ */
+struct so_cut {
+	unsigned int max;	/* 0: no limit */
+	size_t shown, more;
+};
+
+static bool so_cut_row(struct so_cut *cut)
+{
+	if (cut->max && cut->shown >= cut->max) {
+		cut->more++;
+		return false;
+	}
+	cut->shown++;
+	return true;
+}
+
+static void so_cut_end(FILE *out, const struct so_cut *cut, int indent)
+{
+	if (cut->more)
+		fprintf(out, "%*s... %zu more (--entries 0 for all)\n", indent,
+			"", cut->more);
+	else if (!cut->shown)
+		fprintf(out, "%*s\n", indent, "(none)");
+}
+
 /* One perf-lock-contention-style table; returns the rows shown. */
 static size_t so_print_timing_table(FILE *out, struct so_class_rows *rows,
+				    unsigned int max_entries,
 				    const char *const columns[4],
 				    const struct so_timing *(*pick)(
 					    const struct so_class_stats *))
 {
 	char total[SO_DURATION_LEN], max[SO_DURATION_LEN], avg[SO_DURATION_LEN];
+	struct so_cut cut = { .max = max_entries };
 	const struct so_timing *t;
-	size_t i, shown = 0;
+	size_t i;
 
 	fprintf(out, "%10s %12s %12s %12s %8s   %s\n", columns[0],
 		columns[1], columns[2], columns[3], "type", "name");
 	for (i = 0; i < rows->len; i++) {
 		t = pick(rows->rows[i].cls);
-		if (!t->count)
+		if (!t->count || !so_cut_row(&cut))
 			continue;
 		fprintf(out, "%10" PRIu64 " %12s %12s %12s %8s   %s\n",
 			t->count, so_dur(t->total_ns, total),
 			so_dur(t->max_ns, max), so_dur(so_timing_avg(t), avg),
 			rows->rows[i].type, rows->rows[i].name);
-		shown++;
 	}
-	if (!shown)
-		fprintf(out, "%10s\n", "(none)");
-	return shown;
+	so_cut_end(out, &cut, 10);
+	return cut.shown;
 }
 
-static void so_print_contention(FILE *out, struct so_class_rows *rows)
+static void so_print_contention(FILE *out, struct so_class_rows *rows,
+				unsigned int max_entries)
 {
 	static const char *const columns[4] = {
 		"contended", "total wait", "max wait", "avg wait",
@@ -150,7 +179,7 @@ static void so_print_contention(FILE *out, struct so_class_rows *rows)
 
 	so_class_rows_sort(rows, SO_ROWS_BY_WAIT);
 	fprintf(out, "\n# contention\n");
-	so_print_timing_table(out, rows, columns, so_row_wait);
+	so_print_timing_table(out, rows, max_entries, columns, so_row_wait);
 }
 
 static void so_print_hist(FILE *out, const struct so_hist *h)
@@ -179,20 +208,23 @@ static void so_print_hist(FILE *out, const struct so_hist *h)
 	}
 }
 
-static void so_print_holds(FILE *out, struct so_class_rows *rows)
+static void so_print_holds(FILE *out, struct so_class_rows *rows,
+			   unsigned int max_entries)
 {
 	static const char *const columns[4] = {
 		"holds", "total hold", "max hold", "avg hold",
 	};
-	size_t i;
+	size_t i, shown;
 
 	so_class_rows_sort(rows, SO_ROWS_BY_HOLD);
 	fprintf(out, "\n# hold times\n");
-	if (!so_print_timing_table(out, rows, columns, so_row_hold))
-		return;
-	for (i = 0; i < rows->len; i++) {
+	shown = so_print_timing_table(out, rows, max_entries, columns,
+				      so_row_hold);
+	/* The histograms of the rows the table showed, in its order. */
+	for (i = 0; i < rows->len && shown; i++) {
 		if (!rows->rows[i].cls->hold.count)
 			continue;
+		shown--;
 		fprintf(out, "\n%s\n", rows->rows[i].name);
 		so_print_hist(out, &rows->rows[i].cls->hold_hist);
 	}
@@ -216,11 +248,12 @@ static void so_print_errnos(FILE *out, const char *label,
 }
 
 static void so_print_kernfs(FILE *out, struct so_class_rows *rows,
-			    const struct so_stats *st)
+			    const struct so_stats *st, unsigned int max_entries)
 {
 	char max[SO_DURATION_LEN], avg[SO_DURATION_LEN];
+	struct so_cut cut = { .max = max_entries };
 	const struct so_class_stats *c;
-	size_t i, shown = 0;
+	size_t i;
 
 	so_class_rows_sort(rows, SO_ROWS_BY_NAME);
 	fprintf(out, "\n# kernfs active references\n");
@@ -229,56 +262,54 @@ static void so_print_kernfs(FILE *out, struct so_class_rows *rows,
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (SO_CLASS_KIND(c->class_id) != SO_CLASS_KN ||
-		    !(c->kn_gets + c->kn_refused + c->kn_puts + c->kn_drains))
+		    !(c->kn_gets + c->kn_refused + c->kn_puts + c->kn_drains) ||
+		    !so_cut_row(&cut))
 			continue;
 		fprintf(out, "%8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64
 			" %6" PRIu64 " %10s   %s\n", c->kn_gets, c->kn_refused,
 			c->kn_puts, c->kn_drains, c->kn_drain_waits,
 			c->drain.count ? so_dur(c->drain.max_ns, max) : "-",
 			rows->rows[i].name);
-		shown++;
 	}
-	if (!shown)
-		fprintf(out, "%8s\n", "(none)");
+	so_cut_end(out, &cut, 8);
 
-	shown = 0;
+	cut = (struct so_cut){ .max = max_entries };
 	fprintf(out, "\n# writes\n");
 	fprintf(out, "%8s %10s %8s %12s   %s\n", "writes", "bytes", "errors",
 		"avg time", "name");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
-		if (!c->writes)
+		if (!c->writes || !so_cut_row(&cut))
 			continue;
 		fprintf(out, "%8" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12s   %s\n",
 			c->writes, c->write_bytes, c->write_errors,
 			c->write_time.count ?
 				so_dur(so_timing_avg(&c->write_time), avg) : "-",
 			rows->rows[i].name);
-		shown++;
 	}
-	if (!shown)
-		fprintf(out, "%8s\n", "(none)");
+	so_cut_end(out, &cut, 8);
 	so_print_errnos(out, "# write errors:", &st->write_errnos);
 }
 
-static void so_print_module_refs(FILE *out, struct so_class_rows *rows)
+static void so_print_module_refs(FILE *out, struct so_class_rows *rows,
+				 unsigned int max_entries)
 {
+	struct so_cut cut = { .max = max_entries };
 	const struct so_class_stats *c;
-	size_t i, shown = 0;
+	size_t i;
 
 	fprintf(out, "\n# module references (try_module_get / module_put)\n");
 	fprintf(out, "%8s %8s %8s   %s\n", "gets", "refused", "puts", "name");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
-		if (!(c->mod_gets + c->mod_get_fails + c->mod_puts))
+		if (!(c->mod_gets + c->mod_get_fails + c->mod_puts) ||
+		    !so_cut_row(&cut))
 			continue;
 		fprintf(out, "%8" PRIu64 " %8" PRIu64 " %8" PRIu64 "   %s\n",
 			c->mod_gets, c->mod_get_fails, c->mod_puts,
 			rows->rows[i].name);
-		shown++;
 	}
-	if (!shown)
-		fprintf(out, "%8s\n", "(none)");
+	so_cut_end(out, &cut, 8);
 }
 
 static void so_print_timing_row(FILE *out, const char *what,
@@ -357,23 +388,31 @@ static void so_print_losses(FILE *out, const struct so_report *r)
 			"the analysis may miss an edge.");
 }
 
+/*
+ * The answer first: the verdict and the findings (cycles with their
+ * scenario, an observed deadlock), then the tables, each cut to
+ * r->max_entries rows with the finding's and the observed module's
+ * classes on top, then what was lost.
+ */
 void so_summary_text(FILE *out, const struct so_report *r)
 {
 	const struct so_summary_hooks *hooks = r->hooks;
 	struct so_class_rows rows;
 
 	so_stats_finish(r->stats);
-	so_class_rows_build(&rows, r->stats, r->names);
+	so_class_rows_build(&rows, r);
 	so_print_header(out, r);
-	so_print_contention(out, &rows);
-	so_print_holds(out, &rows);
-	if (hooks && hooks->analysis_text)
-		hooks->analysis_text(out, hooks->ctx);
-	so_print_kernfs(out, &rows, r->stats);
-	so_print_module_refs(out, &rows);
-	so_print_removals(out, r->stats);
-	so_print_losses(out, r);
 	if (hooks && hooks->verdict_text)
 		hooks->verdict_text(out, hooks->ctx);
+	if (so_report_lost_events(r))
+		fprintf(out, "WARNING! events were lost: see # losses below\n");
+	if (hooks && hooks->analysis_text)
+		hooks->analysis_text(out, hooks->ctx);
+	so_print_contention(out, &rows, r->max_entries);
+	so_print_holds(out, &rows, r->max_entries);
+	so_print_kernfs(out, &rows, r->stats, r->max_entries);
+	so_print_module_refs(out, &rows, r->max_entries);
+	so_print_removals(out, r->stats);
+	so_print_losses(out, r);
 	so_class_rows_free(&rows);
 }

@@ -26,6 +26,8 @@ struct so_summary_hooks {
 	void (*verdict_text)(FILE *out, void *ctx);
 	/* Members of the top-level object's "analysis" object. */
 	void (*analysis_json)(struct so_json *j, void *ctx);
+	/* Whether a class is in a finding: its rows come first. */
+	bool (*in_finding)(uint64_t class_id, void *ctx);
 	void *ctx;
 };
 
@@ -39,6 +41,8 @@ struct so_report {
 	uint64_t edges_recovered;
 	bool edges_exact;	/* live, compared with the kernel's table */
 	const struct so_summary_hooks *hooks;	/* may be NULL */
+	/* Text: rows per table, 0 for all (JSON lists every row). */
+	unsigned int max_entries;
 };
 
 void so_summary_text(FILE *out, const struct so_report *r);

@@ -228,7 +228,7 @@ void so_summary_json(FILE *out, const struct so_report *r)
 	struct so_json j;
 
 	so_stats_finish(r->stats);
-	so_class_rows_build(&rows, r->stats, r->names);
+	so_class_rows_build(&rows, r);
 	so_json_init(&j, out);
 	so_json_object(&j, NULL);
 	so_json_string(&j, "schema", SO_JSON_SCHEMA);
