@@ -97,9 +97,21 @@ static void so_print_header(FILE *out, const struct so_report *r)
 	fprintf(out, "# duration: %s%s\n",
 		so_dur(so_report_duration_ns(r), dur),
 		r->end ? "" : " (cut short: no trailer)");
-	fprintf(out, "# events: %" PRIu64 " received, %" PRIu64
-		" submitted by BPF\n", r->stats->nr_events,
-		so_report_counter(r, SO_CNT_EVENTS));
+	/* Edges recovered from the kernel's table pass through the
+	 * pipeline too, but BPF never submitted them: count them apart, so
+	 * that received and submitted agree when nothing was lost. */
+	fprintf(out, "# events: %" PRIu64 " received, ",
+		r->stats->nr_events >= r->edges_recovered ?
+			r->stats->nr_events - r->edges_recovered : 0);
+	if (r->end)
+		fprintf(out, "%" PRIu64 " submitted by BPF",
+			so_report_counter(r, SO_CNT_EVENTS));
+	else
+		fprintf(out, "submitted by BPF unknown (no trailer)");
+	if (r->edges_recovered)
+		fprintf(out, "; %" PRIu64 " edges from the kernel's table",
+			r->edges_recovered);
+	fputc('\n', out);
 	fprintf(out, "# lost events: %" PRIu64 "\n",
 		so_report_counter(r, SO_CNT_RB_DROPS));
 	fprintf(out, "#\n");
