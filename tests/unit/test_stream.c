@@ -23,7 +23,10 @@ static const char *stream_scenario(struct test_capture *cap, bool colour)
 			  "kn:test_sysfs0/test_dev_x",
 			  "&test_dev->config_mutex",
 			  "kn:test_sysfs0/test_dev_x");
+	/* Nothing left out: each lock is taken in a store or a removal. */
+	assert_int_equal(s.nr_hidden, 0);
 	assert_int_equal(s.nr_lines, n + 1);
+	so_stream_fini(&s);
 	so_names_free(names);
 	return test_capture_end(cap);
 }
@@ -60,6 +63,82 @@ static void test_colour(void **state)
 	free(cap.text);
 }
 
+/*
+ * The stream follows the driver: the loader's module_mutex is left out
+ * (counted), a lock a task takes while it holds an active reference is
+ * shown, and a class is shown once an edge relates it to a kernfs node;
+ * with `all` (-v) everything is shown.
+ */
+/* As the live run does: names first, then the line. */
+static void show(struct so_stream *s, const struct so_event *ev)
+{
+	so_names_observe(s->names, ev, NULL);
+	so_stream_event(s, ev);
+}
+
+static void feed_noise_and_store(struct so_stream *s)
+{
+	const uint64_t mod_mutex = SO_CLASS_MAKE(SO_CLASS_MUTEX, 0x7777);
+	struct so_edge_event e;
+	struct so_event ev;
+
+	ev = test_event(SO_EV_LOCK_ACQUIRED, 1100, 90, mod_mutex,
+			"module_mutex");
+	show(s, &ev);
+	ev = test_event(SO_EV_LOCK_RELEASED, 1200, 90, mod_mutex, NULL);
+	show(s, &ev);
+	ev = test_event(SO_EV_KN_GET_ACTIVE, 1300, 7, KN_X,
+			"test_sysfs0/test_dev_x");
+	ev.ret = 1;
+	show(s, &ev);
+	ev = test_event(SO_EV_LOCK_ACQUIRED, 1400, 7, MTX_CFG,
+			"&test_dev->config_mutex");
+	show(s, &ev);	/* in the store: shown */
+	ev = test_event(SO_EV_KN_PUT_ACTIVE, 1500, 7, KN_X, NULL);
+	show(s, &ev);
+	ev = test_event(SO_EV_LOCK_RELEASED, 1600, 7, MTX_CFG, NULL);
+	show(s, &ev);	/* after the put, unrelated: out */
+	memset(&e, 0, sizeof(e));
+	e.ev = test_event(SO_EV_EDGE, 1700, 100, KN_X,
+			  "&test_dev->config_mutex");
+	e.key.from_class = MTX_CFG;
+	e.key.to_class = KN_X;
+	show(s, &e.ev);
+	ev = test_event(SO_EV_LOCK_RELEASED, 1800, 100, MTX_CFG, NULL);
+	show(s, &ev);	/* related now: shown */
+}
+
+static void test_follows_the_driver(void **state)
+{
+	struct so_names *names = so_names_new(NULL);
+	struct test_capture cap;
+	struct so_stream s;
+
+	so_stream_init(&s, test_capture_begin(&cap), names, false, 1000);
+	feed_noise_and_store(&s);
+	test_capture_end(&cap);
+	assert_null(strstr(cap.text, "module_mutex"));
+	assert_non_null(strstr(cap.text, "&test_dev->config_mutex waited"));
+	assert_non_null(strstr(cap.text,
+			       "edge         &test_dev->config_mutex -> "));
+	assert_int_equal(s.nr_hidden, 3);
+	assert_int_equal(s.nr_lines, 5);
+	free(cap.text);
+	so_stream_fini(&s);
+
+	so_stream_init(&s, test_capture_begin(&cap), names, false, 1000);
+	s.all = true;
+	feed_noise_and_store(&s);
+	test_capture_end(&cap);
+	assert_non_null(strstr(cap.text, "module_mutex"));
+	assert_int_equal(s.nr_hidden, 0);
+	assert_int_equal(s.nr_lines, 8);
+	free(cap.text);
+	so_stream_fini(&s);
+	so_names_free(names);
+	(void)state;
+}
+
 /* No negative time: an event before the session's start moves the
  * origin back until a line is out; after that, it shows as the origin. */
 static void test_never_negative(void **state)
@@ -72,6 +151,7 @@ static void test_never_negative(void **state)
 
 	so_stream_init(&s, test_capture_begin(&cap), names, false,
 		       5000000000ULL);
+	s.all = true;	/* lock events of no class: shown with -v */
 	ev = test_event(SO_EV_LOCK_ACQUIRED, 4966112000ULL, 7, 0, NULL);
 	so_stream_event(&s, &ev);	/* before t0: the new origin */
 	ev.ts_ns = 4967112000ULL;
@@ -86,6 +166,7 @@ static void test_never_negative(void **state)
 	line = strchr(line, '\n') + 1;
 	assert_int_equal(strncmp(line, "  0.000000 ", 11), 0);
 	free(cap.text);
+	so_stream_fini(&s);
 	so_names_free(names);
 	(void)state;
 }
@@ -129,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_colour),
 		cmocka_unit_test(test_details),
 		cmocka_unit_test(test_never_negative),
+		cmocka_unit_test(test_follows_the_driver),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

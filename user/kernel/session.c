@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -298,6 +299,7 @@ static int live_setup(struct live *lv, const struct so_options *opts)
 
 static void live_teardown(struct live *lv)
 {
+	so_stream_fini(&lv->stream);	/* zeroed when never started */
 	so_findings_fini(&lv->findings);
 	so_pipeline_fini(&lv->pipeline);
 	so_stats_fini(&lv->stats);
@@ -701,6 +703,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	if (!opts->quiet) {
 		so_stream_init(&lv->stream, side, lv->names,
 			       isatty(fileno(side)), t0);
+		lv->stream.all = opts->verbosity > 0;
 		lv->pipeline.stream = &lv->stream;
 		lv->findings.stream = &lv->stream;
 		so_stream_header(&lv->stream);
@@ -803,6 +806,10 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 			fprintf(stderr, "sysfs-observe: failed to write the "
 				"trace file: %s\n", strerror(errno));
 	}
+	if (lv->pipeline.stream && lv->stream.nr_hidden)
+		fprintf(side, "# the stream left out %" PRIu64 " lock events "
+			"outside the observed contexts; -v shows every "
+			"event\n", lv->stream.nr_hidden);
 	print_summary(lv, opts, false);
 	rc = so_findings_exit_code(&lv->findings);
 	if (kmarker[0] &&

@@ -20,8 +20,18 @@ void so_stream_init(struct so_stream *s, FILE *out, struct so_names *names,
 	s->out = out;
 	s->names = names;
 	s->colour = colour;
+	s->all = false;
 	s->t0_ns = t0_ns;
 	s->nr_lines = 0;
+	s->nr_hidden = 0;
+	u64map_init(&s->related);
+	u64map_init(&s->contexts);
+}
+
+void so_stream_fini(struct so_stream *s)
+{
+	u64map_fini(&s->related);
+	u64map_fini(&s->contexts);
 }
 
 void so_stream_header(struct so_stream *s)
@@ -195,11 +205,83 @@ static double so_stream_secs(struct so_stream *s, uint64_t ts_ns)
 	return ts_ns > s->t0_ns ? (double)(ts_ns - s->t0_ns) / 1e9 : 0.0;
 }
 
+static bool so_kind_observed(uint64_t class_id)
+{
+	uint32_t kind = SO_CLASS_KIND(class_id);
+
+	return kind == SO_CLASS_KN || kind == SO_CLASS_MOD;
+}
+
+/* Keeps what so_stream_wants() asks: which tasks hold active references
+ * or remove a module, which lock classes have an edge to or from a
+ * kernfs node or module.
+ * Out of memory, the stream shows more, never less. */
+static void so_stream_track(struct so_stream *s, const struct so_event *ev)
+{
+	const struct so_edge_event *edge = (const void *)ev;
+	uint32_t n = 0;
+
+	switch (ev->type) {
+	case SO_EV_KN_GET_ACTIVE:
+		if (ev->ret != 1)
+			break;
+		/* fall through */
+	case SO_EV_MOD_DELETE_BEGIN:
+		u64map_get(&s->contexts, ev->tid, &n);
+		u64map_put(&s->contexts, ev->tid, n + 1);
+		break;
+	case SO_EV_KN_PUT_ACTIVE:
+	case SO_EV_MOD_DELETE_END:
+		if (!u64map_get(&s->contexts, ev->tid, &n))
+			break;
+		if (n > 1)
+			u64map_put(&s->contexts, ev->tid, n - 1);
+		else
+			u64map_del(&s->contexts, ev->tid);
+		break;
+	case SO_EV_EDGE:
+		if (so_kind_observed(edge->key.from_class))
+			u64map_put(&s->related, edge->key.to_class, 1);
+		if (so_kind_observed(edge->key.to_class))
+			u64map_put(&s->related, edge->key.from_class, 1);
+		break;
+	}
+}
+
+static bool so_stream_wants(struct so_stream *s, const struct so_event *ev)
+{
+	const struct so_edge_event *edge = (const void *)ev;
+	uint64_t class_id;
+
+	if (s->all || u64map_get(&s->contexts, ev->tid, NULL))
+		return true;
+	switch (ev->type) {
+	case SO_EV_EDGE:
+		return so_kind_observed(edge->key.from_class) ||
+		       so_kind_observed(edge->key.to_class);
+	case SO_EV_LOCK_ACQUIRED:
+	case SO_EV_LOCK_RELEASED:
+	case SO_EV_CONTENTION_BEGIN:
+	case SO_EV_CONTENTION_END:
+	case SO_EV_MUTEX_INIT:
+		class_id = ev->class_id ? ev->class_id :
+			   so_names_obj_class(s->names, ev->obj);
+		return class_id && u64map_get(&s->related, class_id, NULL);
+	default:
+		return true;
+	}
+}
+
 void so_stream_event(struct so_stream *s, const struct so_event *ev)
 {
 	char who[SO_COMM_LEN + 12], details[SO_DETAILS_LEN];
 	const char *colour = s->colour ? so_event_colour(ev) : NULL;
 
+	so_stream_track(s, ev);
+	if (!so_stream_wants(s, ev)) {
+		s->nr_hidden++;
+		return;
+	}
 	snprintf(who, sizeof(who), "%s/%u", ev->comm, ev->tid);
 	so_stream_details(s, ev, details, sizeof(details));
 	fprintf(s->out, "%10.6f %3u %-16s %s%-12s %s%s\n",

@@ -15,17 +15,32 @@
 #include <stdio.h>
 #include "observe.h"
 #include "trace/names.h"
+#include "trace/u64map.h"
 
+/*
+ * By default the stream follows the driver: kernfs, module and knob
+ * events, and lock events only where they touch what is observed: a
+ * lock class with an order edge to or from a kernfs node or a module, or
+ * a lock taken by a task holding an active reference (inside a sysfs
+ * store or show) or removing a module.  The loader's own locking
+ * (module_mutex forty times a load, text_mutex, a pipe's mutex) is
+ * counted, not printed; `all` (-v) prints every event.
+ */
 struct so_stream {
 	FILE *out;
 	struct so_names *names;
 	bool colour;
+	bool all;		/* -v: every event */
 	uint64_t t0_ns;		/* TIME is relative to it; 0: first event */
 	uint64_t nr_lines;
+	uint64_t nr_hidden;	/* events left out (not `all`) */
+	struct u64map related;	/* lock classes with an edge to kn/mod */
+	struct u64map contexts;	/* tid -> active refs held, removals */
 };
 
 void so_stream_init(struct so_stream *s, FILE *out, struct so_names *names,
 		    bool colour, uint64_t t0_ns);
+void so_stream_fini(struct so_stream *s);
 void so_stream_header(struct so_stream *s);
 void so_stream_event(struct so_stream *s, const struct so_event *ev);
 /* verdict: "DEADLOCK-PRONE", "GATED", "DEADLOCK", ...; the rest printf. */
