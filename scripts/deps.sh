@@ -22,6 +22,7 @@ PKGS=(
 	dpkg-dev                  # dpkg-deb for the guest kernel packages
 	dkms                      # the test of module/dkms.conf
 	libbpf-tools              # klockstat: the bench's peer (make bench)
+	python3-jsonschema        # --format json checked against its schema
 )
 
 missing=()

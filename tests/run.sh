@@ -286,6 +286,39 @@ check_bench_table() {
 
 # Exit codes by kind (issue 14), for what needs no kernel: 2 for the
 # user's input and outputs, 1 for a finding, 0 only when all was written.
+# --format json against docs/summary.schema.json, by Debian's
+# python3-jsonschema: the golden summary, both golden traces replayed
+# (one PRONE, one GATED), and a negative control (an undocumented member,
+# as the "?" once was) that the validator must refuse.
+check_json_schema() {
+	local d log=$logdir/json-schema.log t out
+	d=$(mktemp -d)
+	: >"$log"
+	for t in 0028 0028-fixed; do
+		"$O/bin/sysfs-observe" report -i "tests/golden/traces/$t.data" \
+			--format json >"$d/$t.json" 2>>"$log"
+	done
+	/usr/bin/python3 - tests/golden/summary_0028.json "$d/bad.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["losses"]["?"] = 0
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+	if scripts/json-check.sh tests/golden/summary_0028.json \
+			"$d/0028.json" "$d/0028-fixed.json" >>"$log" 2>&1; then
+		pass "json schema: the golden summary and two replayed traces validate"
+	else
+		fail "json schema: $(grep -v ': valid$' "$log" | head -n 1)"
+	fi
+	out=$(scripts/json-check.sh "$d/bad.json" 2>&1)
+	if [ $? -eq 1 ] && grep -q "losses.*'?'" <<<"$out"; then
+		pass "json schema: an undocumented member is refused"
+	else
+		fail "json schema: the validator took an undocumented member: $out"
+	fi
+	rm -rf "$d"
+}
+
 check_exit_codes() {
 	local bin d good=tests/golden/traces/0028.data
 	local row want cmd got bad=0
@@ -324,6 +357,7 @@ EOF_MATRIX
 group_make() {
 	local tmp log=$logdir/make.log rel got want kdir ver
 	check_bench_table
+	check_json_schema
 	check_exit_codes
 	tmp=$(mktemp -d)
 	if ! make -s --no-print-directory O="$O" install DESTDIR="$tmp" \

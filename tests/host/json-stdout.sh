@@ -31,4 +31,10 @@ PY
 }
 judge "$out/0027-fixed.json" pass gated
 judge "$out/0028.json" fail deadlock-prone
+# The live documents against the schema, as make check's replayed ones.
+if msg=$(scripts/json-check.sh "$out/0027-fixed.json" "$out/0028.json"); then
+	ok "both live documents validate against docs/summary.schema.json"
+else
+	nok "schema: $(grep -v ': valid$' <<<"$msg" | head -n 1)"
+fi
 exit $bad
