@@ -121,7 +121,7 @@ MODULE_SRCS := $(wildcard module/*.c module/*.h) module/Kbuild
 .SECONDARY:
 .PHONY: all deps kernel kdir module vm vm-base run check unit asan fuzz spdx \
 	guest-check vmlinux-h bench bench-prof clean distclean help \
-	vm-base-path FORCE
+	vm-base-path pictures FORCE
 
 all: $(BIN) module
 
@@ -145,11 +145,29 @@ help:
 ##   make kernfs-kernel    build the knob kernel, with lockdep (kernfs/, ~25 min)
 ##   make bench            throughput and overhead figures (guest)
 ##   make bench-prof       each BPF program's ns per run under a write loop
+##   make pictures         docs/pictures/: --svg of the golden 0028 traces,
+##                          rendered to PNG by headless Chromium
 ##   make install [PREFIX=/usr/local] [DESTDIR=]   sbin/sysfs-observe,
 ##                          its man page, test_sysfs.ko (modules_install,
 ##                          depmod) for KDIR's kernel; `make uninstall`
 ##   make dkms-install     the module through DKMS instead (every kernel)
 ##   make clean            remove $(O)/ (the download cache stays)
+
+# --- pictures ---------------------------------------------------------
+# The pictures the docs show, from the recorded 0028 runs in
+# tests/golden/traces (unfixed: DEADLOCK-PRONE and the deadlock; fixed:
+# GATED), drawn by `report --svg` and rendered by headless Chromium.
+PICTURES := $(foreach t,0028 0028-fixed,docs/pictures/$(t).svg \
+		docs/pictures/$(t).png)
+pictures: $(PICTURES)
+docs/pictures/%.svg: tests/golden/traces/%.data $(BIN)
+	$(call msg,SVG,$@)
+	$(Q)rm -f $@
+	$(Q)$(BIN) report -i $< --svg $@ >/dev/null; test -s $@
+	$(Q)chmod 644 $@
+docs/pictures/%.png: docs/pictures/%.svg scripts/render-svg.sh | $(O)/.deps
+	$(call msg,PNG,$@)
+	$(Q)scripts/render-svg.sh $< $@ >/dev/null
 
 # --- dependencies -----------------------------------------------------
 $(O)/.deps: scripts/deps.sh

@@ -23,6 +23,7 @@ PKGS=(
 	dkms                      # the test of module/dkms.conf
 	libbpf-tools              # klockstat: the bench's peer (make bench)
 	python3-jsonschema        # --format json checked against its schema
+	libxml2-utils chromium python3-pil # --svg: xmllint, rendered, not blank
 )
 
 missing=()

@@ -12,6 +12,31 @@
 #include "kernel/session.h"
 #include "report/replay.h"
 #include "scenarios/runner.h"
+#include "trace/files.h"
+
+/* report: the trace's summary; with --svg, its picture too (the file
+ * created first: a bad path is exit 2 before the trace is read). */
+static int cmd_report(const struct so_options *opts)
+{
+	struct replay_opts ro = {
+		.format = opts->format,
+		.entries = opts->entries,
+	};
+	int rc;
+
+	if (opts->svg && !(ro.svg = so_open_output(opts->svg))) {
+		fprintf(stderr, "sysfs-observe: failed to create %s: %s\n",
+			opts->svg, errno == ELOOP ? "it is a symlink" :
+			errno == EINVAL ? "not a regular file" :
+					  strerror(errno));
+		return SO_EXIT_USAGE;
+	}
+	rc = replay_report(opts->input ? opts->input : SO_DEFAULT_TRACE, &ro,
+			   stdout);
+	if (ro.svg && fclose(ro.svg) && rc == SO_EXIT_PASS)
+		rc = SO_EXIT_USAGE;
+	return rc;
+}
 
 static int cmd_probes(const struct so_options *opts)
 {
@@ -62,9 +87,7 @@ static int run(int argc, char **argv)
 	case SO_ACT_PROBES:
 		return cmd_probes(&opts);
 	case SO_ACT_REPORT:
-		return replay_report(opts.input ? opts.input :
-				     SO_DEFAULT_TRACE, opts.format,
-				     opts.entries, stdout);
+		return cmd_report(&opts);
 	case SO_ACT_ATTACH:
 		return session_run(&opts, NULL, NULL);
 	case SO_ACT_LIST:

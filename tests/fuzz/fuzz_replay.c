@@ -15,6 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *sink;
+	struct replay_opts text = { .format = SO_FMT_TEXT, .entries = 2 };
+	struct replay_opts json = { .format = SO_FMT_JSON };
 	FILE *in;
 
 	if (!sink)
@@ -24,10 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in = fmemopen((void *)data, size, "rb");
 	if (!in)
 		return 0;
+	text.svg = sink;	/* the picture's code on every input too */
 	/* The errors of a bad trace go to stderr: keep the fuzzer's quiet. */
-	replay_report_file(in, "fuzz.dat", SO_FMT_TEXT, 2, sink);
+	replay_report_file(in, "fuzz.dat", &text, sink);
 	rewind(in);
-	replay_report_file(in, "fuzz.dat", SO_FMT_JSON, 0, sink);
+	replay_report_file(in, "fuzz.dat", &json, sink);
 	fclose(in);
 	return 0;
 }

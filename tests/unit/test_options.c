@@ -160,6 +160,30 @@ static void test_entries(void **state)
 	(void)state;
 }
 
+/* --svg: one session (a test, --attach) or report; not all, not --watch. */
+static void test_svg(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	assert_int_equal(PARSE(&o, err, "--test", "0028", "--svg", "a.svg"), 0);
+	assert_string_equal(o.svg, "a.svg");
+	assert_int_equal(PARSE(&o, err, "--attach", "--svg", "a.svg"), 0);
+	assert_int_equal(PARSE(&o, err, "report", "--svg", "a.svg"), 0);
+	assert_int_equal(PARSE(&o, err, "--test", "all", "--svg", "a.svg"),
+			 SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "one session"));
+	assert_int_equal(PARSE(&o, err, "--watch", "0001", "--svg", "a.svg"),
+			 SO_EXIT_USAGE);
+	assert_int_equal(PARSE(&o, err, "--list", "--svg", "a.svg"),
+			 SO_EXIT_USAGE);
+	assert_int_equal(PARSE(&o, err, "--attach", "--svg", ""),
+			 SO_EXIT_USAGE);
+	assert_int_equal(PARSE(&o, err, "--attach", "--svg", "a", "--svg",
+			       "b"), SO_EXIT_USAGE);
+	(void)state;
+}
+
 static void test_attach(void **state)
 {
 	struct so_options o;
@@ -371,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_attach),
 		cmocka_unit_test(test_ringbuf_kib),
 		cmocka_unit_test(test_entries),
+		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_path_filter),
 		cmocka_unit_test(test_repeats_and_empties),
 		cmocka_unit_test(test_runner),

@@ -18,8 +18,10 @@ static char *replay_of(const char *name, enum so_format format, int *rc)
 	snprintf(path, sizeof(path), "%s/traces/%s",
 		 getenv("SO_GOLDEN_DIR") ? getenv("SO_GOLDEN_DIR") :
 					   "tests/golden", name);
-	*rc = replay_report(path, format, SO_ENTRIES_DEFAULT,
-			    test_capture_begin(&cap));
+	struct replay_opts ro = { .format = format,
+				  .entries = SO_ENTRIES_DEFAULT };
+
+	*rc = replay_report(path, &ro, test_capture_begin(&cap));
 	test_capture_end(&cap);
 	return cap.text;
 }
@@ -91,6 +93,7 @@ static void test_two_sessions(void **state)
 	char *both = malloc(len), *text, *second;
 	struct test_capture cap;
 	enum so_format formats[2] = { SO_FMT_TEXT, SO_FMT_JSON };
+	struct replay_opts ro = { .entries = 0 };
 	FILE *in;
 	int rc, i;
 
@@ -102,7 +105,8 @@ static void test_two_sessions(void **state)
 	for (i = 0; i < 2; i++) {
 		in = fmemopen(both, len, "rb");
 		assert_non_null(in);
-		rc = replay_report_file(in, "both.data", formats[i], 0,
+		ro.format = formats[i];
+		rc = replay_report_file(in, "both.data", &ro,
 					test_capture_begin(&cap));
 		fclose(in);
 		test_capture_end(&cap);
@@ -125,7 +129,8 @@ static void test_two_sessions(void **state)
 	/* One session is one document, not an array of one. */
 	in = fmemopen(fixed, fixed_len, "rb");
 	assert_non_null(in);
-	rc = replay_report_file(in, "fixed.data", SO_FMT_JSON, 0,
+	ro.format = SO_FMT_JSON;
+	rc = replay_report_file(in, "fixed.data", &ro,
 				test_capture_begin(&cap));
 	fclose(in);
 	test_capture_end(&cap);
@@ -137,12 +142,68 @@ static void test_two_sessions(void **state)
 	free(unfixed);
 }
 
+static size_t count_of(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (text = strstr(text, what); text; text = strstr(text + 1, what))
+		n++;
+	return n;
+}
+
+/*
+ * report --svg of the golden traces: the GATED (fixed) and the
+ * DEADLOCK-PRONE (unfixed) 0028, each with its lanes, its closing edge,
+ * the interleaving that would deadlock and its reason; plain SVG (no
+ * script, no external reference), every element closed.
+ */
+static void test_picture(void **state)
+{
+	static const char *const traces[2] = { "0028-fixed.data", "0028.data" };
+	static const char *const verdict[2] = { "GATED: ", "DEADLOCK-PRONE: " };
+	struct test_capture cap, svg;
+	struct replay_opts ro = { .format = SO_FMT_TEXT };
+	char path[256];
+	const char *pic;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/traces/%s",
+			 getenv("SO_GOLDEN_DIR") ? getenv("SO_GOLDEN_DIR") :
+						   "tests/golden", traces[i]);
+		ro.svg = test_capture_begin(&svg);
+		replay_report(path, &ro, test_capture_begin(&cap));
+		test_capture_end(&cap);
+		free(cap.text);
+		test_capture_end(&svg);
+		pic = svg.text;
+		assert_non_null(strstr(pic, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1280\""));
+		assert_non_null(strstr(pic, verdict[i]));
+		assert_non_null(strstr(pic, "&amp;test_dev-&gt;config_mutex"));
+		assert_non_null(strstr(pic, "kn:test_sysfs0/test_dev_x"));
+		/* The runner's driver forks as sysfs-observe: two lanes. */
+		assert_true(count_of(pic, "class=\"lane\">sysfs-observe/") >= 2);
+		assert_non_null(strstr(pic, "class=\"lane\">mod:test_sysfs<"));
+		assert_non_null(strstr(pic, "the closing edge"));
+		assert_non_null(strstr(pic, "the interleaving that would deadlock"));
+		assert_non_null(strstr(pic, "GOING"));
+		assert_non_null(strstr(pic, i ? "deadlock-prone: " : "gated: "));
+		assert_null(strstr(pic, "<script"));
+		assert_null(strstr(pic, "href"));
+		assert_int_equal(count_of(pic, "<text"), count_of(pic, "</text>"));
+		assert_int_equal(strcmp(pic + strlen(pic) - 7, "</svg>\n"), 0);
+		free(svg.text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unfixed_0028),
 		cmocka_unit_test(test_fixed_0028),
 		cmocka_unit_test(test_two_sessions),
+		cmocka_unit_test(test_picture),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,7 @@ enum so_long_only {
 	SO_OPT_KNOB,
 	SO_OPT_RINGBUF_KIB,
 	SO_OPT_ENTRIES,
+	SO_OPT_SVG,
 	SO_OPT_SEEN_MAX,	/* 'o', 'i' and these fit below */
 };
 
@@ -61,6 +62,7 @@ static const struct option so_long_options[] = {
 	{ "knob",	  required_argument, NULL, SO_OPT_KNOB },
 	{ "ringbuf-kib",  required_argument, NULL, SO_OPT_RINGBUF_KIB },
 	{ "entries",	  required_argument, NULL, 'E' },
+	{ "svg",	  required_argument, NULL, SO_OPT_SVG },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -355,6 +357,12 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 	case 'o':
 		opts->output = optarg;
 		return 0;
+	case SO_OPT_SVG:
+		if (!optarg[0])
+			return so_opt_error(err, errlen,
+					    "--svg: give a file name");
+		opts->svg = optarg;
+		return 0;
 	case 'i':
 		opts->input = optarg;
 		return 0;
@@ -506,6 +514,14 @@ static int so_check_options(struct so_options *opts, char *err,
 	if (opts->action == SO_ACT_NONE)
 		return so_opt_error(err, errlen,
 				    "nothing to do: give --attach, --test ID, --list, --probes, record or report");
+	if (opts->svg && (opts->action == SO_ACT_WATCH ||
+			  (opts->action == SO_ACT_TEST &&
+			   !strcmp(opts->test, "all"))))
+		return so_opt_error(err, errlen,
+				    "--svg draws one session: give one test ID or --attach (or record, then report --svg)");
+	if (opts->svg && !live && opts->action != SO_ACT_REPORT)
+		return so_opt_error(err, errlen,
+				    "--svg goes with --attach, --test ID or report");
 	if (opts->duration_s && opts->action != SO_ACT_ATTACH)
 		return so_opt_error(err, errlen,
 				    "--duration applies to --attach (a test ends by itself)");
@@ -534,7 +550,7 @@ static int so_check_repeat(int opt, bool seen[SO_OPT_SEEN_MAX], char **argv,
 	case SO_OPT_MODULE: case SO_OPT_PATH: case SO_OPT_PID:
 	case SO_OPT_DURATION: case SO_OPT_FORMAT: case SO_OPT_HANG_TIMEOUT:
 	case SO_OPT_TEST: case SO_OPT_WATCH: case SO_OPT_WINDOW:
-	case SO_OPT_RINGBUF_KIB: case 'E':
+	case SO_OPT_RINGBUF_KIB: case 'E': case SO_OPT_SVG:
 		break;
 	default:
 		return 0;
@@ -654,6 +670,7 @@ void so_usage(FILE *out)
 "  -q, --quiet         no live stream, the summary only\n"
 "  -v, --verbose       more detail; -vv debug; -vvv libbpf debug too\n"
 "  -E, --entries N     rows per summary table (default %u; 0 for all)\n"
+"  --svg FILE          the picture of each cycle and deadlock (SVG)\n"
 "  --ringbuf-kib N     the ring buffer's size in KiB (default 4096)\n"
 "  -o, --output FILE   record: the trace file to write\n"
 "  -i, --input FILE    report: the trace file to read\n"

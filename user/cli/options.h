@@ -76,6 +76,7 @@ struct so_options {
 
 	const char *output;	/* record -o */
 	const char *input;	/* report -i */
+	const char *svg;	/* --svg FILE: the picture */
 
 	/* the scenario runner */
 	const char *test;	/* "0028" or "all" */

@@ -24,6 +24,7 @@
 #include "trace/record.h"
 #include "observe.skel.h"
 #include "report/findings.h"
+#include "report/picture.h"
 #include "report/summary.h"
 #include "trace/trace_file.h"
 
@@ -565,6 +566,29 @@ static void print_summary(struct live *lv, const struct so_options *opts,
 	fflush(out);
 }
 
+/* --svg: the session's findings as a picture; 0, or -1 said on stderr. */
+static int write_picture(struct live *lv, const struct so_options *opts,
+			 FILE *out)
+{
+	struct so_picture pic;
+	char title[64];
+
+	snprintf(title, sizeof(title), "%s%s", opts->test ? "test " : "",
+		 opts->test ? opts->test : "(attach)");
+	if (so_picture_begin(&pic)) {
+		fprintf(stderr, "sysfs-observe: failed to draw %s: out of "
+			"memory\n", opts->svg);
+		return -1;
+	}
+	so_picture_session(&pic, &lv->findings, title);
+	if (so_picture_end(&pic, out)) {
+		fprintf(stderr, "sysfs-observe: failed to write %s: %s\n",
+			opts->svg, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 struct so_observer *observer_open(const struct so_options *opts, int *rc)
 {
 	struct so_observer *obs = calloc(1, sizeof(*obs));
@@ -631,6 +655,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	bool own_driver = driver != NULL;
 	char kmarker[96] = "";
 	pid_t child = -1;
+	FILE *svg = NULL;
 	/* With --format json or ktap, stdout carries that format and
 	 * nothing else: live lines go to stderr, and so does what the
 	 * driver prints under JSON (KTAP's driver lines are its own). */
@@ -698,6 +723,16 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 			goto out;
 		}
 		lv->pipeline.writer = &obs->writer;
+	}
+	/* The picture's file: created now, so that a bad path is exit 2
+	 * before anything runs, not after. */
+	if (opts->svg && !(svg = so_open_output(opts->svg))) {
+		fprintf(stderr, "sysfs-observe: failed to create %s: %s\n",
+			opts->svg, errno == ELOOP ? "it is a symlink" :
+			errno == EINVAL ? "not a regular file" :
+					  strerror(errno));
+		rc = SO_EXIT_USAGE;
+		goto out;
 	}
 	t0 = lv->info.start_mono_ns;
 	if (!opts->quiet) {
@@ -816,6 +851,8 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	    judge_lockdep(lv, kmarker, opts->format == SO_FMT_JSON ? stderr :
 								    stdout))
 		rc = SO_EXIT_FAIL;
+	if (svg && write_picture(lv, opts, svg) && rc != SO_EXIT_FAIL)
+		rc = SO_EXIT_USAGE;
 	if (driver && drv_rc && !exiting)
 		fprintf(drv_to, "# the observed workload exited with status "
 			"%d\n", drv_rc);
@@ -830,6 +867,8 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		child = -1;
 	}
 out:
+	if (svg)
+		fclose(svg);
 	if (child > 0)
 		stop_driver(child, &status);
 	if (drv_out >= 0)

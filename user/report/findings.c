@@ -120,6 +120,8 @@ static void findings_on_event(void *ctx, const struct so_event *ev,
 	if ((ev->type == SO_EV_MOD_GET || ev->type == SO_EV_MOD_DELETE_BEGIN) &&
 	    ev->name[0])
 		og_name_module(f->og, ev->name);
+	if (ev->type == SO_EV_MOD_DELETE_BEGIN && !f->going_ns)
+		f->going_ns = ev->ts_ns;
 	if (!f->wf_from_scans)
 		findings_wf_feed(f->wf, ev);
 	wt_feed(f->wt, ev);

@@ -43,6 +43,9 @@ struct so_findings {
 	uint64_t (*clock_ns)(void);
 	bool have_deadlock;
 	struct wf_finding deadlock;
+	/* The first module removal seen (delete_module entered): where
+	 * the picture's GOING band starts; 0 none. */
+	uint64_t going_ns;
 	/*
 	 * Summary mode: holds are counted in the kernel, not sent, so the
 	 * wait-for graph is rebuilt from scans of the kernel's task table

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli/exit_codes.h"
 #include "report/findings.h"
+#include "report/picture.h"
 #include "report/replay.h"
 #include "trace/files.h"
 #include "trace/record.h"
@@ -28,6 +29,8 @@ struct replay {
 	enum so_format format;
 	unsigned int entries;	/* rows per text table, 0 all */
 	FILE *out;
+	FILE *svg;		/* each session's panels go to `picture` */
+	struct so_picture picture;
 	unsigned int nr_sessions;
 	int rc;				/* the worst session's status */
 	char *json;
@@ -133,6 +136,14 @@ static void replay_summary(struct replay *rp)
 			fputc('\n', rp->out);
 		so_summary_text(rp->out, &r);
 	}
+	if (rp->svg) {
+		char title[64];
+
+		snprintf(title, sizeof(title), "%s%s",
+			 rp->info.test[0] ? "test " : "",
+			 rp->info.test[0] ? rp->info.test : "(attach)");
+		so_picture_session(&rp->picture, &rp->findings, title);
+	}
 	if (so_findings_exit_code(&rp->findings))
 		rp->rc = SO_EXIT_FAIL;
 }
@@ -148,8 +159,8 @@ static int on_trailer(void *ctx, const struct so_session_end *end)
 	return 0;
 }
 
-int replay_report(const char *path, enum so_format format,
-		  unsigned int entries, FILE *out)
+int replay_report(const char *path, const struct replay_opts *ro,
+		  FILE *out)
 {
 	FILE *in = so_open_input(path);
 	int rc;
@@ -165,13 +176,13 @@ int replay_report(const char *path, enum so_format format,
 			path, strerror(errno), path);
 		return SO_EXIT_USAGE;
 	}
-	rc = replay_report_file(in, path, format, entries, out);
+	rc = replay_report_file(in, path, ro, out);
 	fclose(in);
 	return rc;
 }
 
-int replay_report_file(FILE *in, const char *path, enum so_format format,
-		       unsigned int entries, FILE *out)
+int replay_report_file(FILE *in, const char *path,
+		       const struct replay_opts *ro, FILE *out)
 {
 	const struct tf_handlers handlers = {
 		.session = on_session,
@@ -186,9 +197,12 @@ int replay_report_file(FILE *in, const char *path, enum so_format format,
 
 	if (!rp)
 		return SO_EXIT_FAIL;
-	rp->format = format;
-	rp->entries = entries;
+	rp->format = ro->format;
+	rp->entries = ro->entries;
 	rp->out = out;
+	if (ro->svg && so_picture_begin(&rp->picture))
+		goto out;
+	rp->svg = ro->svg;
 	rp->rc = SO_EXIT_PASS;
 	rp->json_mem = open_memstream(&rp->json, &rp->json_len);
 	if (!rp->json_mem || replay_begin(rp))
@@ -214,6 +228,16 @@ out:
 			fprintf(out, "[\n%s]\n", rp->json);
 	}
 	free(rp->json);
+	if (rp->svg && rc != SO_EXIT_USAGE) {
+		if (so_picture_end(&rp->picture, rp->svg)) {
+			fprintf(stderr, "sysfs-observe: failed to write the "
+				"picture: %s\n", strerror(errno));
+			if (rc == SO_EXIT_PASS)
+				rc = SO_EXIT_USAGE;
+		}
+	} else if (rp->svg) {
+		so_picture_free(&rp->picture);
+	}
 	replay_end(rp);
 	free(rp);
 	return rc;

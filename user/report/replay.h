@@ -9,14 +9,17 @@
 #include <stdio.h>
 #include "cli/options.h"
 
-/*
- * Returns the kselftest exit status; errors name the file and offset.
- * `entries`: rows per text table (--entries), 0 for all.
- */
-int replay_report(const char *path, enum so_format format,
-		  unsigned int entries, FILE *out);
+struct replay_opts {
+	enum so_format format;
+	unsigned int entries;	/* rows per text table (--entries), 0 all */
+	FILE *svg;		/* --svg: the picture's file, or NULL */
+};
+
+/* Returns the kselftest exit status; errors name the file and offset. */
+int replay_report(const char *path, const struct replay_opts *ro,
+		  FILE *out);
 /* The same from an open stream; `path` names it in errors. */
-int replay_report_file(FILE *in, const char *path, enum so_format format,
-		       unsigned int entries, FILE *out);
+int replay_report_file(FILE *in, const char *path,
+		       const struct replay_opts *ro, FILE *out);
 
 #endif /* SO_REPLAY_H */
