@@ -177,7 +177,7 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 ins
 	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
 	verdict-all:900 quiet-counts:240 edge-overflow:300 output-pipe:180
 	hostile:240 record-all:700 path-filter:180 unload-stuck:300
-	json-stdout:300
+	json-stdout:300 static-mutex:240 reset-prone:240 svg:300
 	scenarios:900"}
 
 # The kernfs knob kernel (kernfs/, with lockdep): built here when the cache lacks it
@@ -349,6 +349,11 @@ check_exit_codes() {
 2|$bin --list >/dev/full
 2|$bin report -i $PWD/$good >/dev/full
 2|$bin --attach --ringbuf-kib 5
+0|setpriv --reuid=65534 --regid=65534 --clear-groups $bin report -i $PWD/tests/golden/traces/0028-fixed.data
+2|setpriv --reuid=65534 --regid=65534 --clear-groups $bin report -i $PWD/tests/golden/traces/0028-fixed.data --addresses
+0|$bin report -i $PWD/tests/golden/traces/0028-fixed.data --addresses
+2|$bin report -i $PWD/tests/golden/traces/0028-fixed.data --svg $PWD/no/such/dir/x.svg
+2|ln -s target link.svg; $bin report -i $PWD/tests/golden/traces/0028-fixed.data --svg link.svg
 EOF_MATRIX
 	rm -rf "$d"
 	return $bad

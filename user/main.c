@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/exit_codes.h"
 #include "cli/options.h"
 #include "kernel/loader.h"
 #include "kernel/session.h"
 #include "report/replay.h"
 #include "scenarios/runner.h"
+#include "trace/addr.h"
 #include "trace/files.h"
 
 /* report: the trace's summary; with --svg, its picture too (the file
@@ -77,6 +79,15 @@ static int run(int argc, char **argv)
 		so_usage_line(stderr);
 		return SO_EXIT_USAGE;
 	}
+	/* The addresses give away where the kernel is (KASLR): for root,
+	 * who can read /proc/kallsyms anyway. */
+	if (opts.addresses && geteuid() != 0) {
+		fprintf(stderr, "sysfs-observe: --addresses prints kernel "
+			"addresses (the KASLR offset): run it as root, or "
+			"leave it out for #handles\n");
+		return SO_EXIT_USAGE;
+	}
+	so_show_addresses(opts.addresses);
 	switch (opts.action) {
 	case SO_ACT_HELP:
 		so_usage(stdout);

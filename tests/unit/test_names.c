@@ -132,6 +132,31 @@ static void test_type_names(void **state)
 		    LOCK_STATIC);
 }
 
+/* No address by default: a handle, the same for the same object; with
+ * --addresses the address itself, in names, handles and stack frames. */
+static void test_addresses(void **state)
+{
+	const uint64_t obj = 0xffff888004a3c2a0ULL;
+	struct ksyms *ks = ksyms_new();
+	char a[SO_ADDR_LEN], b[SO_ADDR_LEN], frame[64];
+
+	assert_non_null(ks);
+	so_addr_str(obj, a);
+	assert_int_equal(a[0], '#');
+	assert_int_equal(strlen(a), 5);
+	assert_string_equal(so_addr_str(obj, b), a);
+	assert_string_equal(ksyms_format(ks, obj, frame, sizeof(frame)),
+			    "[unknown]");
+	so_show_addresses(true);
+	assert_string_equal(so_addr_str(obj, a), "0xffff888004a3c2a0");
+	assert_string_equal(ksyms_format(ks, obj, frame, sizeof(frame)),
+			    "0xffff888004a3c2a0");
+	so_show_addresses(false);
+	assert_int_equal(so_addr_str(obj, a)[0], '#');
+	ksyms_free(ks);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_lock_names),
 		cmocka_unit_test(test_edge_names),
 		cmocka_unit_test(test_type_names),
+		cmocka_unit_test(test_addresses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

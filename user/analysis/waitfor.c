@@ -194,6 +194,7 @@ static void wf_res_fill(const struct wf_graph *graph, struct wf_res *res,
 			uint64_t since_ns)
 {
 	const struct wf_name *entry = wf_name_find(graph, obj);
+	char addr[SO_ADDR_LEN];
 
 	res->kind = kind;
 	res->obj = obj;
@@ -202,9 +203,9 @@ static void wf_res_fill(const struct wf_graph *graph, struct wf_res *res,
 	if (entry)
 		snprintf(res->name, sizeof(res->name), "%s", entry->name);
 	else
-		snprintf(res->name, sizeof(res->name), "%s#%04x",
+		snprintf(res->name, sizeof(res->name), "%s%s",
 			 kind == WF_RES_ACTIVE ? "kn" : "lock",
-			 so_addr_handle(obj));
+			 so_addr_str(obj, addr));
 }
 
 /* --- tasks ------------------------------------------------------------ */

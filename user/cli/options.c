@@ -34,6 +34,7 @@ enum so_long_only {
 	SO_OPT_RINGBUF_KIB,
 	SO_OPT_ENTRIES,
 	SO_OPT_SVG,
+	SO_OPT_ADDRESSES,
 	SO_OPT_SEEN_MAX,	/* 'o', 'i' and these fit below */
 };
 
@@ -63,6 +64,7 @@ static const struct option so_long_options[] = {
 	{ "ringbuf-kib",  required_argument, NULL, SO_OPT_RINGBUF_KIB },
 	{ "entries",	  required_argument, NULL, 'E' },
 	{ "svg",	  required_argument, NULL, SO_OPT_SVG },
+	{ "addresses",	  no_argument,	     NULL, SO_OPT_ADDRESSES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -356,6 +358,9 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 		return 0;
 	case 'o':
 		opts->output = optarg;
+		return 0;
+	case SO_OPT_ADDRESSES:
+		opts->addresses = true;
 		return 0;
 	case SO_OPT_SVG:
 		if (!optarg[0])
@@ -671,6 +676,7 @@ void so_usage(FILE *out)
 "  -v, --verbose       more detail; -vv debug; -vvv libbpf debug too\n"
 "  -E, --entries N     rows per summary table (default %u; 0 for all)\n"
 "  --svg FILE          the picture of each cycle and deadlock (SVG)\n"
+"  --addresses         print kernel addresses, not #handles (root only)\n"
 "  --ringbuf-kib N     the ring buffer's size in KiB (default 4096)\n"
 "  -o, --output FILE   record: the trace file to write\n"
 "  -i, --input FILE    report: the trace file to read\n"

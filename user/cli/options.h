@@ -77,6 +77,7 @@ struct so_options {
 	const char *output;	/* record -o */
 	const char *input;	/* report -i */
 	const char *svg;	/* --svg FILE: the picture */
+	bool addresses;		/* --addresses: raw kernel addresses */
 
 	/* the scenario runner */
 	const char *test;	/* "0028" or "all" */

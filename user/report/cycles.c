@@ -507,12 +507,14 @@ void so_deadlock_print(const struct wf_finding *finding,
 static void cycles_json_res(FILE *out, const struct wf_res *res,
 			    const char *kind)
 {
+	char addr[SO_ADDR_LEN];
+
 	fprintf(out, "{\"kind\":\"%s\",", kind);
 	cycles_json_key(out, "name", res->name);
 	/* A handle, not the address: it ties a wait to the hold it waits
 	 * for without giving away where the kernel is. */
-	fprintf(out, ",\"obj\":\"#%04x\",\"since_ns\":%llu}",
-		so_addr_handle(res->obj), (unsigned long long)res->since_ns);
+	fprintf(out, ",\"obj\":\"%s\",\"since_ns\":%llu}",
+		so_addr_str(res->obj, addr), (unsigned long long)res->since_ns);
 }
 
 int so_deadlock_json(const struct wf_finding *finding, FILE *out)

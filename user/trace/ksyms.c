@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "trace/addr.h"
 #include "trace/ksyms.h"
 
 struct ksyms {
@@ -246,9 +247,13 @@ const char *ksyms_format(struct ksyms *ks, uint64_t addr, char *buf,
 	const struct ksym *sym = ksyms_find(ks, addr);
 	char off[24] = "";
 
-	/* perf's word for it: the address would give away KASLR. */
+	/* perf's word for it: the address would give away KASLR; with
+	 * --addresses (root), the address. */
 	if (!sym) {
-		snprintf(buf, len, "[unknown]");
+		char a[SO_ADDR_LEN];
+
+		snprintf(buf, len, "%s", so_addresses_shown() ?
+			 so_addr_str(addr, a) : "[unknown]");
 		return buf;
 	}
 	if (addr != sym->addr)

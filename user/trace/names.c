@@ -336,19 +336,12 @@ static const char *so_lock_name(struct so_names *names,
 		return buf;
 	if (entry && so_lock_acquirer_name(names, entry, buf, len))
 		return buf;
-	snprintf(buf, len, "lock#%04x", so_addr_handle(addr));
+	char a[SO_ADDR_LEN];
+
+	snprintf(buf, len, "lock%s", so_addr_str(addr, a));
 	return buf;
 }
 
-unsigned int so_addr_handle(uint64_t addr)
-{
-	uint64_t h = addr & ((1ULL << SO_CLASS_SHIFT) - 1);
-
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	return (unsigned int)(h & 0xffff);
-}
 
 static const char *so_class_prefix(uint64_t class_id)
 {

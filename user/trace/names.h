@@ -10,8 +10,10 @@
 #define SO_NAMES_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "observe.h"
+#include "trace/addr.h"
 #include "trace/ksyms.h"
 #include "trace/stacks.h"
 
@@ -57,13 +59,6 @@ const char *so_class_kind_name(uint32_t kind);
 const char *so_counter_name(uint32_t counter);
 /* "ring buffer full", ...: what the counter counts, for people. */
 const char *so_counter_desc(uint32_t counter);
-/*
- * What reports print for an object they cannot name, instead of its
- * kernel address (which would give away the KASLR offset): a 16-bit
- * mix of the address's low 56 bits, the same wherever the object is met
- * (order graph, wait-for graph, names).  "lock#3f2a".
- */
-unsigned int so_addr_handle(uint64_t addr);
 /* The kernel address a lock class id was made from. */
 uint64_t so_class_addr(uint64_t class_id);
 

@@ -50,8 +50,7 @@ static const char *so_class(struct so_stream *s, const struct so_event *ev,
 		return so_names_class(s->names, class_id, buf, len);
 	if (ev->name[0])
 		return ev->name;
-	snprintf(buf, len, "#%04x", so_addr_handle(ev->obj));
-	return buf;
+	return so_addr_str(ev->obj, buf);
 }
 
 /* "ret=2"; an error is its name alone, "-ENODEV", to fit 80 columns. */
@@ -126,8 +125,8 @@ const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
 			 so_class(s, ev, cls, sizeof(cls)), (uint64_t)ev->arg);
 		break;
 	case SO_EV_MUTEX_INIT:
-		snprintf(buf, len, "%s as lock#%04x", ev->name,
-			 so_addr_handle(ev->obj));
+		snprintf(buf, len, "%s as lock%s", ev->name,
+			 so_addr_str(ev->obj, to));
 		break;
 	case SO_EV_KNOB_WAIT:
 		if (ev->flags & SO_EVF_KNOB_STATE)
