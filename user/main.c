@@ -28,9 +28,7 @@ static int cmd_report(const struct so_options *opts)
 
 	if (opts->svg && !(ro.svg = so_open_output(opts->svg))) {
 		fprintf(stderr, "sysfs-observe: failed to create %s: %s\n",
-			opts->svg, errno == ELOOP ? "it is a symlink" :
-			errno == EINVAL ? "not a regular file" :
-					  strerror(errno));
+			opts->svg, so_open_error(errno));
 		return SO_EXIT_USAGE;
 	}
 	rc = replay_report(opts->input ? opts->input : SO_DEFAULT_TRACE, &ro,

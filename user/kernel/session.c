@@ -715,10 +715,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 			   tf_writer_open(&obs->writer, obs->trace,
 					  &lv->info)) {
 			fprintf(stderr, "sysfs-observe: failed to create %s: "
-				"%s\n", path,
-				errno == ELOOP ? "it is a symlink" :
-				errno == EINVAL ? "not a regular file" :
-						  strerror(errno));
+				"%s\n", path, so_open_error(errno));
 			rc = SO_EXIT_USAGE;
 			goto out;
 		}
@@ -728,9 +725,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	 * before anything runs, not after. */
 	if (opts->svg && !(svg = so_open_output(opts->svg))) {
 		fprintf(stderr, "sysfs-observe: failed to create %s: %s\n",
-			opts->svg, errno == ELOOP ? "it is a symlink" :
-			errno == EINVAL ? "not a regular file" :
-					  strerror(errno));
+			opts->svg, so_open_error(errno));
 		rc = SO_EXIT_USAGE;
 		goto out;
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "trace/files.h"
@@ -54,4 +55,10 @@ FILE *so_open_input(const char *path)
 {
 	return so_open_regular(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC),
 			       "rb");
+}
+
+const char *so_open_error(int err)
+{
+	return err == ELOOP ? "it is a symlink" :
+	       err == EINVAL ? "not a regular file" : strerror(err);
 }

@@ -19,5 +19,8 @@ FILE *so_open_output(const char *path);
 /* Open `path` for reading, a regular file only (without blocking on a
  * FIFO); NULL with errno set (EINVAL: not a regular file). */
 FILE *so_open_input(const char *path);
+/* Why so_open_output() or so_open_input() failed, for people:
+ * "it is a symlink", "not a regular file", or strerror(err). */
+const char *so_open_error(int err);
 
 #endif /* SO_TRACE_FILES_H */
