@@ -7,11 +7,12 @@
 # active reference and wants the mutex: the 0027 pair, but no module is
 # GOING, so the fix (enable_try_module_get=1) cannot gate it.  Run in
 # sequence (store, then reset), the edges are deterministic: the cycle
-# must be DEADLOCK-PRONE with the reset named in its edge.  The control:
+# must be DEADLOCK-PRONE, its reason naming the reset's edge.  The control:
 # the same store, then rmmod instead of the reset, with the fix: GATED.
 . /mnt/files/lib.sh
 rmmod test_sysfs 2>/dev/null
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+grep -q " /sys/kernel/debug debugfs " /proc/mounts ||
+	mount -t debugfs none /sys/kernel/debug
 dev=/sys/devices/virtual/misc/test_sysfs0
 params="enable_debugfs=1 enable_lock=1 enable_lock_on_rmmod=1
 	enable_try_module_get=1"
@@ -35,8 +36,14 @@ check "reset: DEADLOCK-PRONE config_mutex <-> kn:test_sysfs0/test_dev_x" \
 	/tmp/reset.out
 check "reset: not GATED although the fix is loaded" \
 	sh -c "! grep -q '^GATED: .*test_dev_x' /tmp/reset.out"
-check "reset: the closing edge's stack is the reset's" \
-	grep -q 'write_reset_first_test_dev' /tmp/reset.out
+# The reason names the reset's edge (the shell's, not rmmod's) and why
+# the fix cannot gate it.
+tr '\n' ' ' </tmp/reset.out | tr -s ' ' >/tmp/reset.flat
+check "reset: the reason names the reset's edge, taken by sh" grep -q \
+	'the edge &test_dev->config_mutex -> kn:test_sysfs0/test_dev_x, taken by sh,' \
+	/tmp/reset.flat
+check "reset: the reason says no edge runs while test_sysfs is GOING" grep -q \
+	'no edge of the cycle runs while test_sysfs is GOING' /tmp/reset.flat
 
 observe /tmp/rmmod.out "true"
 rc=$?
