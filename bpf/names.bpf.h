@@ -79,7 +79,28 @@ static __always_inline __u64 mod_class_user(const char *uname, char *buf)
 	return SO_CLASS_MAKE(SO_CLASS_MOD, so_hash_name(buf, SO_NAME_LEN));
 }
 
-/* A mutex's class: its __mutex_init name, rtnl, or its address. */
+/* The kernel symbol of an unnamed lock into buf ("" if none), once per
+ * address (lock_syms). */
+static __always_inline void lock_sym(__u64 lock, char *buf)
+{
+	static const char fmt[] = "%ps";
+	struct so_class_name *sym;
+	__u64 arg = lock;
+
+	sym = bpf_map_lookup_elem(&lock_syms, &lock);
+	if (sym) {
+		__builtin_memcpy(buf, sym->name, SO_NAME_LEN);
+		return;
+	}
+	/* "0xffff..." when no symbol covers the address: a heap lock. */
+	if (bpf_snprintf(buf, SO_NAME_LEN, fmt, &arg, sizeof(arg)) < 0 ||
+	    buf[0] == '0')
+		buf[0] = 0;
+	bpf_map_update_elem(&lock_syms, &lock, buf, BPF_ANY);
+}
+
+/* A mutex's class: its __mutex_init name, rtnl, or its address (named
+ * by its symbol when it has one). */
 static __always_inline __u64 lock_class_of(__u64 lock, char *buf)
 {
 	struct lock_class *lc;
@@ -93,7 +114,7 @@ static __always_inline __u64 lock_class_of(__u64 lock, char *buf)
 		__builtin_memcpy(buf, lc->name, SO_NAME_LEN);
 		return lc->class_id;
 	}
-	buf[0] = 0;
+	lock_sym(lock, buf);
 	return SO_CLASS_MAKE(SO_CLASS_LOCK, lock);
 }
 

@@ -112,6 +112,20 @@ struct {
 	__type(value, struct so_class_counts);
 } class_counts SEC(".maps");
 
+/*
+ * Lock address -> its kernel symbol ("%ps"), or "" when none covers it:
+ * locks __mutex_init never named (static DEFINE_MUTEX, or initialized
+ * before attach).  Looked up in the kernel at first sight, while the
+ * symbol exists: a module loaded and removed faster than user space
+ * reads /proc/kallsyms still has its static mutex named.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct so_class_name);
+} lock_syms SEC(".maps");
+
 /* Names of the classes in class_counts and edges, written once each. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -60,6 +60,7 @@ static void test_lock_names(void **state)
 	uint64_t static_id = SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_STATIC);
 	uint64_t dyn_id = SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_DYNAMIC);
 	uint64_t anon_id = SO_CLASS_MAKE(SO_CLASS_LOCK, 0xffff888000000040ULL);
+	uint64_t mod_id = SO_CLASS_MAKE(SO_CLASS_LOCK, 0xffffffffc04552c0ULL);
 	struct so_stack stack = {
 		.id = 1, .depth = 3,
 		.addrs = { 0xffffffff81200010ULL, 0xffffffff81100020ULL,
@@ -85,6 +86,15 @@ static void test_lock_names(void **state)
 			    want);
 	assert_int_equal(so_names_lock_addrs(names, addrs, 4), 1);
 	assert_true(addrs[0] == LOCK_DYNAMIC);
+	/* A module's static mutex the probes named ("%ps") while the
+	 * module was loaded: that name, without " [module]", although
+	 * kallsyms never had it here. */
+	ev = test_event(SO_EV_LOCK_ACQUIRED, 2, 7, mod_id,
+			"reset_mutex [test_sysfs]");
+	ev.obj = 0xffffffffc04552c0ULL;
+	so_names_observe(names, &ev, NULL);
+	assert_string_equal(so_names_class(names, mod_id, buf, sizeof(buf)),
+			    "reset_mutex");
 	so_names_free(names);
 	ksyms_free(ks);
 }

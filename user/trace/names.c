@@ -334,6 +334,15 @@ static const char *so_lock_name(struct so_names *names,
 	}
 	if (so_lock_static_name(names, addr, buf, len))
 		return buf;
+	/* The probes' own look-up ("%ps", at first sight: a module's
+	 * static mutex stays named after the module is gone), without
+	 * its " [module]". */
+	if (entry && SO_CLASS_KIND(class_id) == SO_CLASS_LOCK &&
+	    entry->name[0]) {
+		snprintf(buf, len, "%.*s", (int)strcspn(entry->name, " "),
+			 entry->name);
+		return buf;
+	}
 	if (entry && so_lock_acquirer_name(names, entry, buf, len))
 		return buf;
 	char a[SO_ADDR_LEN];
