@@ -195,7 +195,7 @@ static __always_inline int on_mutex_unlock(void *ctx, __u64 lock)
 	struct so_task_state *ts = task_observed();
 	struct so_class_counts *cnt;
 	struct so_held_entry *h;
-	__u64 held_ns;
+	__u64 held_ns, class_id;
 	int found;
 
 	if (!ts)
@@ -219,12 +219,14 @@ static __always_inline int on_mutex_unlock(void *ctx, __u64 lock)
 		emit(ctx, SO_EV_LOCK_ACQUIRED, lock, h->class_id, 0, 0,
 		     h->name, false);
 	}
+	/* Before held_remove(), which moves the entries h points into. */
+	class_id = h->class_id;
 	held_ns = held_remove(ts, found);
 	if (cnt)
 		count_hold(cnt, held_ns);
-	else
-		emit(ctx, SO_EV_LOCK_RELEASED, lock, 0, held_ns, 0, NULL,
-		     false);
+	else	/* the class too: the summary's hold times count by it */
+		emit(ctx, SO_EV_LOCK_RELEASED, lock, class_id, held_ns, 0,
+		     NULL, false);
 	return 0;
 }
 

@@ -235,6 +235,38 @@ static void test_kernel_write_counts(void **state)
 	so_stats_fini(&st);
 }
 
+/*
+ * A release counts its hold by its class: the probes send it now; a
+ * trace from before sent 0, and the class comes from the lock's address
+ * (learned from its acquisition).  Once live --attach tables had no
+ * mutex at all.
+ */
+static void test_release_class(void **state)
+{
+	const uint64_t cls = SO_CLASS_MAKE(SO_CLASS_LOCK, 0xffffffffc04552c0ULL);
+	const struct so_class_stats *c;
+	struct so_stats st;
+	struct so_event ev;
+
+	so_stats_init(&st);
+	ev = test_event(SO_EV_LOCK_ACQUIRED, 1000, 7, cls, "reset_mutex");
+	ev.obj = 0xffffffffc04552c0ULL;
+	so_stats_feed(&st, &ev);
+	ev = test_event(SO_EV_LOCK_RELEASED, 2000, 7, cls, NULL);
+	ev.obj = 0xffffffffc04552c0ULL;
+	ev.arg = 1000;
+	so_stats_feed(&st, &ev);
+	ev.class_id = 0;	/* the old probes' release */
+	ev.arg = 3000;
+	so_stats_feed(&st, &ev);
+	c = so_stats_class(&st, cls);
+	assert_non_null(c);
+	assert_int_equal(c->hold.count, 2);
+	assert_int_equal(c->hold.total_ns, 4000);
+	so_stats_fini(&st);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_errnos_extremes),
 		cmocka_unit_test(test_many_tasks),
 		cmocka_unit_test(test_kernel_write_counts),
+		cmocka_unit_test(test_release_class),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -516,6 +516,7 @@ static void so_stats_removal(struct so_stats *st, const struct so_event *ev)
 
 static void so_stats_lock(struct so_stats *st, const struct so_event *ev)
 {
+	uint64_t class_id;
 	struct so_class_stats *cls;
 	struct so_pending begin;
 
@@ -526,7 +527,11 @@ static void so_stats_lock(struct so_stats *st, const struct so_event *ev)
 		return;
 	case SO_EV_LOCK_RELEASED:
 		so_stats_lock_seen(st, ev);
-		cls = so_end_class(st, ev, NULL);
+		/* Traces from before releases carried their class: find
+		 * it by the lock's address. */
+		class_id = ev->class_id ? ev->class_id :
+			   so_stats_lock_class(st, ev->obj);
+		cls = class_id ? so_stats_class_rw(st, class_id) : NULL;
 		if (!cls)
 			return;
 		so_timing_add(&cls->hold, ev->arg);
