@@ -106,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rep.malformed = run.pipe.nr_malformed;
 	so_summary_text(sink, &rep);
 	so_summary_json(sink, &rep);
+	so_stream_fini(&stream);
 
 	so_names_free(run.pipe.names);
 	so_pipeline_fini(&run.pipe);

@@ -11,7 +11,7 @@
 # The scenario is the observer's own: under a loaded TCG host the load
 # alone can take seconds, and a fixed --duration would then see a
 # different part of the scenario each run.
-sysfs-observe record -o /tmp/0018.data -q --test 0018 >/tmp/live.txt 2>&1
+sysfs-observe record -o /tmp/0018.data -q -E 0 --test 0018 >/tmp/live.txt 2>&1
 check "observer exit status 0" test $? -eq 0
 sed 's/^/# /' /tmp/live.txt | head -n 40
 
@@ -36,11 +36,12 @@ check "module removals seen" grep -Eq '^delete_module +[1-9]' /tmp/live.txt
 check "del_gendisk seen" grep -Eq '^del_gendisk +[1-9]' /tmp/live.txt
 check "no events lost" grep -q '^# lost events: 0$' /tmp/live.txt
 
-sysfs-observe report -i /tmp/0018.data >/tmp/report.txt 2>&1
+sysfs-observe report -i /tmp/0018.data -E 0 >/tmp/report.txt 2>&1
 check "report exit status 0" test $? -eq 0
-# The live run's summary runs from its header to the verdict (the
-# runner's TEST and TOTAL lines follow); the report is only that.
-sed -n '/^# sysfs-observe/,/^verdict:/p' /tmp/live.txt >/tmp/live-summary.txt
+# The live run's summary runs from its header to the runner's TEST line
+# (then TOTAL); the report is only that summary.
+sed -n '/^# sysfs-observe/,/^TEST /p' /tmp/live.txt | sed '$d' \
+	>/tmp/live-summary.txt
 check "the live run printed a summary" grep -q '^verdict: ' /tmp/live-summary.txt
 if diff -u /tmp/live-summary.txt /tmp/report.txt >/tmp/diff.txt; then
 	ok "report prints the live run's summary"

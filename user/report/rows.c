@@ -76,11 +76,39 @@ static int so_row_by_hold(const void *a, const void *b)
 		       so_row_by_name(a, b);
 }
 
+/* A kernfs node's activity: a drain that waited or a refused get says
+ * more than a hundred gets. */
+static int so_row_by_kernfs(const void *a, const void *b)
+{
+	const struct so_class_row *x = a, *y = b;
+	const struct so_class_stats *p = x->cls, *q = y->cls;
+
+	if (x->focus != y->focus)
+		return x->focus ? -1 : 1;
+	return so_cmp_desc(p->kn_drain_waits, q->kn_drain_waits) ?:
+	       so_cmp_desc(p->kn_refused, q->kn_refused) ?:
+	       so_cmp_desc(p->kn_gets + p->kn_drains,
+			   q->kn_gets + q->kn_drains) ?:
+	       so_row_by_name(a, b);
+}
+
+static int so_row_by_writes(const void *a, const void *b)
+{
+	const struct so_class_row *x = a, *y = b;
+
+	if (x->focus != y->focus)
+		return x->focus ? -1 : 1;
+	return so_cmp_desc(x->cls->writes, y->cls->writes) ?:
+		       so_row_by_name(a, b);
+}
+
 void so_class_rows_sort(struct so_class_rows *rows, enum so_row_order order)
 {
 	int (*cmp)(const void *, const void *) =
 		order == SO_ROWS_BY_WAIT ? so_row_by_wait :
-		order == SO_ROWS_BY_HOLD ? so_row_by_hold : so_row_by_name;
+		order == SO_ROWS_BY_HOLD ? so_row_by_hold :
+		order == SO_ROWS_BY_KERNFS ? so_row_by_kernfs :
+		order == SO_ROWS_BY_WRITES ? so_row_by_writes : so_row_by_name;
 
 	if (rows->len)
 		qsort(rows->rows, rows->len, sizeof(*rows->rows), cmp);

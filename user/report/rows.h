@@ -29,6 +29,8 @@ struct so_class_rows {
 enum so_row_order {
 	SO_ROWS_BY_WAIT,	/* total wait, most first (perf's default) */
 	SO_ROWS_BY_HOLD,	/* total hold, most first */
+	SO_ROWS_BY_KERNFS,	/* drains that waited, refusals, gets */
+	SO_ROWS_BY_WRITES,	/* writes, most first */
 	SO_ROWS_BY_NAME,
 };
 /* Each order puts the focus rows first. */

@@ -267,7 +267,7 @@ static void so_print_kernfs(FILE *out, struct so_class_rows *rows,
 	const struct so_class_stats *c;
 	size_t i;
 
-	so_class_rows_sort(rows, SO_ROWS_BY_NAME);
+	so_class_rows_sort(rows, SO_ROWS_BY_KERNFS);
 	fprintf(out, "\n# kernfs active references\n");
 	fprintf(out, "%8s %8s %8s %7s %6s %10s   %s\n", "gets", "refused",
 		"puts", "drains", "waits", "max drain", "name");
@@ -286,6 +286,7 @@ static void so_print_kernfs(FILE *out, struct so_class_rows *rows,
 	so_cut_end(out, &cut, 8);
 
 	cut = (struct so_cut){ .max = max_entries };
+	so_class_rows_sort(rows, SO_ROWS_BY_WRITES);
 	fprintf(out, "\n# writes\n");
 	fprintf(out, "%8s %10s %8s %12s   %s\n", "writes", "bytes", "errors",
 		"avg time", "name");

@@ -144,7 +144,7 @@ static void so_json_classes(struct so_json *j, struct so_class_rows *rows)
 	}
 	so_json_end_array(j);
 
-	so_class_rows_sort(rows, SO_ROWS_BY_NAME);
+	so_class_rows_sort(rows, SO_ROWS_BY_KERNFS);
 	so_json_array(j, "kernfs");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
