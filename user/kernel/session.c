@@ -571,16 +571,13 @@ static int write_picture(struct live *lv, const struct so_options *opts,
 			 FILE *out)
 {
 	struct so_picture pic;
-	char title[64];
 
-	snprintf(title, sizeof(title), "%s%s", opts->test ? "test " : "",
-		 opts->test ? opts->test : "(attach)");
 	if (so_picture_begin(&pic)) {
 		fprintf(stderr, "sysfs-observe: failed to draw %s: out of "
 			"memory\n", opts->svg);
 		return -1;
 	}
-	so_picture_session(&pic, &lv->findings, title);
+	so_picture_session(&pic, &lv->findings, opts->test);
 	if (so_picture_end(&pic, out)) {
 		fprintf(stderr, "sysfs-observe: failed to write %s: %s\n",
 			opts->svg, strerror(errno));

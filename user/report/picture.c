@@ -25,10 +25,11 @@
 #define PIC_GOING	"#ffe0b2"
 #define PIC_LIVE	"#e8f5e9"
 
-/* Text for XML: the five specials escaped, control bytes dropped. */
-static void pic_text(FILE *out, const char *s)
+/* The first n bytes of s for XML: the five specials escaped, control
+ * bytes dropped. */
+static void pic_textn(FILE *out, const char *s, size_t n)
 {
-	for (; *s; s++) {
+	for (; n && *s; s++, n--) {
 		switch (*s) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
@@ -40,6 +41,11 @@ static void pic_text(FILE *out, const char *s)
 				fputc(*s, out);
 		}
 	}
+}
+
+static void pic_text(FILE *out, const char *s)
+{
+	pic_textn(out, s, strlen(s));
 }
 
 static void pic_label(FILE *out, int x, int y, const char *extra,
@@ -86,11 +92,7 @@ static unsigned int pic_caption(FILE *out, int y, const char *text)
 		}
 		fprintf(out, "<text x=\"%d\" y=\"%u\" class=\"caption\">",
 			PIC_LABEL_X, y + lines * PIC_LINE_H);
-		for (size_t i = 0; i < cut; i++) {
-			char c[2] = { p[i], 0 };
-
-			pic_text(out, c);
-		}
+		pic_textn(out, p, cut);
 		fputs("</text>\n", out);
 		lines++;
 		p += cut;
@@ -419,7 +421,7 @@ int so_picture_begin(struct so_picture *p)
 }
 
 void so_picture_session(struct so_picture *p, const struct so_findings *f,
-			const char *title)
+			const char *test)
 {
 	const struct og_cycle *c;
 	uint64_t origin = UINT64_MAX;
@@ -437,7 +439,9 @@ void so_picture_session(struct so_picture *p, const struct so_findings *f,
 		origin = f->going_ns;
 	if (origin == UINT64_MAX)
 		origin = 0;
-	snprintf(head, sizeof(head), "sysfs-observe: %s", title);
+	snprintf(head, sizeof(head), "sysfs-observe: %s%s",
+		 test && test[0] ? "test " : "(attach)",
+		 test && test[0] ? test : "");
 	pic_label(p->body, PIC_LABEL_X, y + 18, " class=\"head\"", head);
 	y += 30;
 	for (i = 0; i < og_cycle_count(f->og); i++) {

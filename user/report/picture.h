@@ -29,10 +29,10 @@ struct so_picture {
 
 /* 0, or -ENOMEM. */
 int so_picture_begin(struct so_picture *p);
-/* The panels of one session's findings; `title` heads them ("test
- * 0028", "(attach)"). */
+/* The panels of one session's findings, headed "test 0028", or
+ * "(attach)" when `test` is NULL or empty. */
 void so_picture_session(struct so_picture *p, const struct so_findings *f,
-			const char *title);
+			const char *test);
 /* Writes the document to out and frees p: 0, or -EIO. */
 int so_picture_end(struct so_picture *p, FILE *out);
 /* Frees p, writing nothing. */

@@ -136,14 +136,8 @@ static void replay_summary(struct replay *rp)
 			fputc('\n', rp->out);
 		so_summary_text(rp->out, &r);
 	}
-	if (rp->svg) {
-		char title[64];
-
-		snprintf(title, sizeof(title), "%s%s",
-			 rp->info.test[0] ? "test " : "",
-			 rp->info.test[0] ? rp->info.test : "(attach)");
-		so_picture_session(&rp->picture, &rp->findings, title);
-	}
+	if (rp->svg)
+		so_picture_session(&rp->picture, &rp->findings, rp->info.test);
 	if (so_findings_exit_code(&rp->findings))
 		rp->rc = SO_EXIT_FAIL;
 }

@@ -183,13 +183,21 @@ static bool sc_module_wedged(char *why, size_t len)
 	return true;
 }
 
-/* At the end or on SIGTERM: a writer may still hold the module briefly. */
+/* Unload, trying every 100 ms: a writer may still hold the module
+ * briefly.  0, or the last -errno. */
+static int sc_unload_within(int tries)
+{
+	int err = 0, i;
+
+	for (i = 0; i < tries && (err = sc_unload()); i++)
+		usleep(100000);
+	return err;
+}
+
+/* At the end or on SIGTERM: 10 s. */
 static void sc_unload_for_good(void)
 {
-	int i;
-
-	for (i = 0; i < 100 && sc_unload(); i++)
-		usleep(100000);
+	sc_unload_within(100);
 }
 
 static int sc_write(const char *path, const char *text)
@@ -447,10 +455,8 @@ static int sc_reload(struct sc_run *run, const struct sc_scenario *sc,
 		     const char *extra)
 {
 	char params[SC_PARAMS_LEN];
-	int err = 0, i;
+	int err = sc_unload_within(50);
 
-	for (i = 0; i < 50 && (err = sc_unload()); i++)
-		usleep(100000);
 	/* Still loaded: loading "again" would keep the old parameters. */
 	if (err)
 		return sc_fail(run, "could not unload %s to load it with "
@@ -620,13 +626,12 @@ static int sc_after_session(const struct sc_scenario *sc,
 			    char *why, size_t len)
 {
 	char wedged[160];
-	int err = 0, i;
+	int err = 0;
 
 	if (knobs->present)
 		knobs_restore(knobs);
 	if (!sc_module_wedged(wedged, sizeof(wedged)))
-		for (i = 0; i < 20 && (err = sc_unload()); i++)
-			usleep(100000);
+		err = sc_unload_within(20);
 	if (mounted)
 		umount2(SC_DEBUGFS, MNT_DETACH);
 	if (!err)
