@@ -37,13 +37,19 @@ int so_class_rows_build(struct so_class_rows *rows, const struct so_report *r)
 	return 0;
 }
 
+/* Every order lists the focus rows first: -1, 1, or 0 when both or
+ * neither are. */
+static int so_focus_first(const struct so_class_row *x,
+			  const struct so_class_row *y)
+{
+	return x->focus == y->focus ? 0 : x->focus ? -1 : 1;
+}
+
 static int so_row_by_name(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
-	int cmp = strcmp(x->name, y->name);
+	int cmp = so_focus_first(x, y) ?: strcmp(x->name, y->name);
 
-	if (x->focus != y->focus)
-		return x->focus ? -1 : 1;
 	if (cmp)
 		return cmp;
 	if (x->cls->class_id != y->cls->class_id)
@@ -60,9 +66,8 @@ static int so_row_by_wait(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 
-	if (x->focus != y->focus)
-		return x->focus ? -1 : 1;
-	return so_cmp_desc(x->cls->wait.total_ns, y->cls->wait.total_ns) ?:
+	return so_focus_first(x, y) ?:
+	       so_cmp_desc(x->cls->wait.total_ns, y->cls->wait.total_ns) ?:
 		       so_row_by_name(a, b);
 }
 
@@ -70,9 +75,8 @@ static int so_row_by_hold(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 
-	if (x->focus != y->focus)
-		return x->focus ? -1 : 1;
-	return so_cmp_desc(x->cls->hold.total_ns, y->cls->hold.total_ns) ?:
+	return so_focus_first(x, y) ?:
+	       so_cmp_desc(x->cls->hold.total_ns, y->cls->hold.total_ns) ?:
 		       so_row_by_name(a, b);
 }
 
@@ -83,9 +87,8 @@ static int so_row_by_kernfs(const void *a, const void *b)
 	const struct so_class_row *x = a, *y = b;
 	const struct so_class_stats *p = x->cls, *q = y->cls;
 
-	if (x->focus != y->focus)
-		return x->focus ? -1 : 1;
-	return so_cmp_desc(p->kn_drain_waits, q->kn_drain_waits) ?:
+	return so_focus_first(x, y) ?:
+	       so_cmp_desc(p->kn_drain_waits, q->kn_drain_waits) ?:
 	       so_cmp_desc(p->kn_refused, q->kn_refused) ?:
 	       so_cmp_desc(p->kn_gets + p->kn_drains,
 			   q->kn_gets + q->kn_drains) ?:
@@ -96,9 +99,8 @@ static int so_row_by_writes(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 
-	if (x->focus != y->focus)
-		return x->focus ? -1 : 1;
-	return so_cmp_desc(x->cls->writes, y->cls->writes) ?:
+	return so_focus_first(x, y) ?:
+	       so_cmp_desc(x->cls->writes, y->cls->writes) ?:
 		       so_row_by_name(a, b);
 }
 

@@ -213,8 +213,8 @@ static bool so_kind_observed(uint64_t class_id)
 
 /* Keeps what so_stream_wants() asks: which tasks hold active references
  * or remove a module, which lock classes have an edge to or from a
- * kernfs node or module.
- * Out of memory, the stream shows more, never less. */
+ * kernfs node or module.  Out of memory, a context or relation goes
+ * unrecorded and its lock lines are counted as left out (-v shows them). */
 static void so_stream_track(struct so_stream *s, const struct so_event *ev)
 {
 	const struct so_edge_event *edge = (const void *)ev;
