@@ -182,10 +182,11 @@ kdir: $(O)/.deps
 	@echo $(abspath $(GUEST_KDIR))
 
 # --- BPF --------------------------------------------------------------
+# -mcpu=v3: compare-and-exchange claims a task's slot (Linux 5.12+).
 $(O)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/vmlinux.h | $(O)/.deps
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) \
+	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 		-Wall -Werror -Ivmlinux -Ibpf -c $< -o $@
 
 $(O)/bpf/%.skel.h: $(O)/bpf/%.bpf.o

@@ -22,38 +22,50 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define KN_DEACTIVATED_BIAS	(-2147483647 - 1)	/* fs/kernfs */
 
+/*
+ * `btf`: iocb is a BTF pointer (fentry), read in place; a kprobe's is a
+ * number, read through the helper.  A constant at each call site, so
+ * each program keeps one branch.
+ */
 static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
-					  struct iov_iter *iter)
+					  struct iov_iter *iter, bool btf)
 {
 	struct kernfs_open_file *of;
 	struct so_task_state *ts;
 	struct kernfs_node *kn;
 	struct seq_file *sf;
-	struct scratch *s;
-	__u64 class_id;
+	__u64 kn_id;
 
 	count(SO_CNT_KERNFS_WRITE);
 	ts = context_enter();
-	s = get_scratch();
-	if (!ts || !s)
+	if (!ts)
 		return 0;
 	/* kernfs_of(): the file's seq_file carries the open file. */
-	sf = BPF_CORE_READ(iocb, ki_filp, private_data);
+	if (btf)
+		sf = iocb->ki_filp->private_data;
+	else
+		sf = BPF_CORE_READ(iocb, ki_filp, private_data);
 	of = BPF_CORE_READ(sf, private);
 	kn = BPF_CORE_READ(of, kn);
-	class_id = kn_class(kn, s->name);
-	if (!kn_wanted(s->name))
-		return 0;	/* counted as a context, not shown */
+	kn_id = BPF_CORE_READ(kn, id);
+	if ((__u64)kn != ts->named_kn || kn_id != ts->named_kn_id) {
+		ts->named_kn = 0;
+		ts->write_class = kn_class(kn, ts->write_name);
+		if (!kn_wanted(ts->write_name))
+			return 0;	/* counted as a context, not shown */
+		ts->named_kn = (__u64)kn;
+		ts->named_kn_id = kn_id;
+	}
 	ts->write_kn = (__u64)kn;
-	ts->write_class = class_id;
-	__builtin_memcpy(ts->write_name, s->name, SO_NAME_LEN);
 	ts->write_ts = bpf_ktime_get_ns();
 	/* Summary mode counts a write that succeeds, and decides now, so
 	 * that a write is either a begin/end pair or nothing but counts. */
-	ts->write_counted = class_counts_hit(class_id, s->name) != NULL;
+	ts->write_counted = class_counts_hit(ts->write_class,
+					     ts->write_name) != NULL;
 	if (!ts->write_counted)
-		emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, class_id,
-		     BPF_CORE_READ(iter, count), 0, s->name, false);
+		emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, ts->write_class,
+		     btf ? iter->count : BPF_CORE_READ(iter, count), 0,
+		     ts->write_name, false);
 	return 0;
 }
 
@@ -121,7 +133,7 @@ SEC("fentry/kernfs_fop_write_iter")
 int BPF_PROG(fentry_kernfs_fop_write_iter, struct kiocb *iocb,
 	     struct iov_iter *iter)
 {
-	return on_write_entry(ctx, iocb, iter);
+	return on_write_entry(ctx, iocb, iter, true);
 }
 
 SEC("fexit/kernfs_fop_write_iter")
@@ -135,7 +147,7 @@ SEC("kprobe/kernfs_fop_write_iter")
 int BPF_KPROBE(kprobe_kernfs_fop_write_iter, struct kiocb *iocb,
 	       struct iov_iter *iter)
 {
-	return on_write_entry(ctx, iocb, iter);
+	return on_write_entry(ctx, iocb, iter, false);
 }
 
 SEC("kretprobe/kernfs_fop_write_iter")
@@ -938,7 +950,7 @@ int BPF_PROG(tp_sched_process_exit, struct task_struct *task)
 		return 0;
 	tid = BPF_CORE_READ(task, pid);
 	tgid = BPF_CORE_READ(task, tgid);
-	ts = nr_entries ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
+	ts = task_find(tid);
 	if (ts && ts->wait_kind)	/* killed in a wait */
 		wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
 	if (ts)

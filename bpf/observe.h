@@ -16,6 +16,14 @@
 #define SO_COMM_LEN		16
 #define SO_NAME_LEN		64	/* "<parent>/<attr>", module, disk, lock */
 #define SO_HELD_MAX		8	/* held-set slots per task */
+/*
+ * Task states live in a direct-mapped array indexed by tid (its low
+ * bits): an array look-up is inlined by the verifier, a hash look-up is
+ * a call that hashes (about three times the cost per probe under TCG,
+ * nine times a write).  Two tasks whose tids share the low bits: the
+ * second one's state goes to the `tasks` hash.  A power of two.
+ */
+#define SO_TASK_SLOTS		4096
 #define SO_GATES_MAX		4	/* module refs recorded on one edge */
 /* --path's match on "<parent>/<name>", NUL included: at most 30 characters
  * and the '/' a directory gets. */
@@ -179,7 +187,7 @@ struct so_task_state {
 	 * delete; an inactive entry is as good as none.
 	 */
 	__u32 active;
-	__u32 pad;
+	__u32 tid;		/* whose state: 0 = a free slot */
 	__u64 deleting;		/* module class this task is deleting */
 	__u64 going;		/* ... and it is GOING now */
 	/* kretprobe stashes: what the entry saw, for the return */
@@ -191,6 +199,10 @@ struct so_task_state {
 	__u64 write_kn;		/* the kernfs node being written */
 	__u64 write_class;	/* ... and its class */
 	char write_name[SO_NAME_LEN];	/* ... and its name */
+	/* The node write_class and write_name belong to, and its kernfs id
+	 * (an address can be a new node, an id cannot): a task writing the
+	 * same attribute again reads neither name again. */
+	__u64 named_kn, named_kn_id;
 	__u64 write_ts, gendisk_ts, misc_ts, load_ts, knob_ts;
 	/* What the task waits for, since when, and the stack of the wait. */
 	__u32 wait_kind;	/* enum so_wait_kind */

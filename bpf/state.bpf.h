@@ -46,11 +46,13 @@ volatile __u64 knob_completed_ns;
  * words instead of doing hash look-ups.  Whoever activates a task adds
  * one, whoever deactivates it (BPF, or user space through the mmapped
  * .bss when a session is reset) subtracts one: the count is exact, and a
- * task always sees its own activation.  nr_entries counts the entries of
- * `tasks`, active or not, for the exit probe's own cheap check.
+ * task always sees its own activation.  nr_entries counts the task states
+ * (slots and `tasks` entries), active or not, for the exit probe's own
+ * cheap check.
  */
 volatile __u64 nr_tasks;
 volatile __u64 nr_entries;
+volatile __u64 nr_overflow;	/* ... of which in `tasks` */
 volatile __u64 nr_watched;
 /*
  * Tasks with a wait in their state (so_task_state.wait_kind): while it is
@@ -58,9 +60,20 @@ volatile __u64 nr_watched;
  */
 volatile __s64 nr_waiting;
 
+/* Task states by tid's low bits (see SO_TASK_SLOTS); user space maps it
+ * to scan for deadlocks without a system call per task. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, SO_TASK_SLOTS);
+	__type(key, __u32);
+	__type(value, struct so_task_state);
+} task_slots SEC(".maps");
+
+/* ... and of the tasks whose slot was taken. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
+	__uint(max_entries, 1024);
 	__type(key, __u32);		/* tid */
 	__type(value, struct so_task_state);
 } tasks SEC(".maps");
@@ -194,17 +207,49 @@ static __always_inline bool tgid_watched(__u32 tgid)
 	return nr_watched && bpf_map_lookup_elem(&watch_tgids, &tgid);
 }
 
-/* A zeroed, inactive state for `tid`; NULL when the table is full. */
+/* The state of `tid` if it has one: its slot, else the overflow table. */
+static __always_inline struct so_task_state *task_find(__u32 tid)
+{
+	__u32 slot = tid & (SO_TASK_SLOTS - 1);
+	struct so_task_state *ts;
+
+	ts = bpf_map_lookup_elem(&task_slots, &slot);
+	if (ts && ts->tid == tid)
+		return ts;
+	return nr_overflow ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
+}
+
+/* A zeroed, inactive state for `tid`; NULL when the tables are full. */
 static __always_inline struct so_task_state *task_insert(__u32 tid)
 {
-	struct scratch *s = get_scratch();
+	__u32 slot = tid & (SO_TASK_SLOTS - 1);
+	struct so_task_state *ts;
+	struct scratch *s;
 
-	if (!s)
+	if (!tid)	/* 0 marks a free slot; the idle task is never observed */
 		return NULL;
-	if (!bpf_map_update_elem(&tasks, &tid, &s->zero_task, BPF_NOEXIST))
+	s = get_scratch();
+	ts = bpf_map_lookup_elem(&task_slots, &slot);
+	if (!s || !ts)
+		return NULL;
+	/*
+	 * Claim the slot, then clear it: a slot is only ever written by the
+	 * task whose tid it holds (and by user space between sessions).
+	 */
+	if (!ts->tid && !__sync_val_compare_and_swap(&ts->tid, 0, tid)) {
+		s->zero_task.tid = tid;
+		bpf_map_update_elem(&task_slots, &slot, &s->zero_task, BPF_ANY);
+		s->zero_task.tid = 0;
 		__sync_fetch_and_add(&nr_entries, 1);
-	else if (!bpf_map_lookup_elem(&tasks, &tid))
+		return ts;
+	}
+	s->zero_task.tid = tid;
+	if (!bpf_map_update_elem(&tasks, &tid, &s->zero_task, BPF_NOEXIST)) {
+		__sync_fetch_and_add(&nr_entries, 1);
+		__sync_fetch_and_add(&nr_overflow, 1);
+	} else if (!bpf_map_lookup_elem(&tasks, &tid))
 		count(SO_CNT_TASK_FULL);
+	s->zero_task.tid = 0;
 	return bpf_map_lookup_elem(&tasks, &tid);
 }
 
@@ -224,12 +269,21 @@ static __always_inline void task_deactivate(struct so_task_state *ts)
 	__sync_fetch_and_sub(&nr_tasks, 1);
 }
 
-/* The task exited: its entry goes. */
+/* The task exited: its state goes, its slot is free again. */
 static __always_inline void task_delete(__u32 tid, struct so_task_state *ts)
 {
+	__u32 slot = tid & (SO_TASK_SLOTS - 1);
+	struct so_task_state *in_slot;
+
 	task_deactivate(ts);
-	if (!bpf_map_delete_elem(&tasks, &tid))
+	in_slot = bpf_map_lookup_elem(&task_slots, &slot);
+	if (in_slot && in_slot->tid == tid) {
+		if (__sync_val_compare_and_swap(&in_slot->tid, tid, 0) == tid)
+			__sync_fetch_and_sub(&nr_entries, 1);
+	} else if (!bpf_map_delete_elem(&tasks, &tid)) {
 		__sync_fetch_and_sub(&nr_entries, 1);
+		__sync_fetch_and_sub(&nr_overflow, 1);
+	}
 }
 
 /* The task's state if it is inside an observed context, else NULL. */
@@ -238,13 +292,16 @@ static __always_inline struct so_task_state *task_observed(void)
 	__u32 tid, tgid;
 	struct so_task_state *ts;
 
+	__u64 id;
+
 	if (nothing_observed())
 		return NULL;
-	tid = current_tid();
-	tgid = current_tgid();
+	id = bpf_get_current_pid_tgid();
+	tid = (__u32)id;
+	tgid = id >> 32;
 	if (tgid == self_tgid)
 		return NULL;
-	ts = bpf_map_lookup_elem(&tasks, &tid);
+	ts = task_find(tid);
 	if (ts && ts->active)
 		return ts;
 	if (!observe_all && !tgid_watched(tgid))
@@ -274,7 +331,7 @@ static __always_inline struct so_task_state *task_state_lookup(void)
 	if (nothing_observed() || current_tgid() == self_tgid)
 		return NULL;
 	tid = current_tid();
-	ts = bpf_map_lookup_elem(&tasks, &tid);
+	ts = task_find(tid);
 	return ts && ts->active ? ts : NULL;
 }
 
@@ -286,7 +343,7 @@ static __always_inline struct so_task_state *context_enter(void)
 
 	if (current_tgid() == self_tgid)
 		return NULL;
-	ts = nr_entries ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
+	ts = task_find(tid);
 	if (!ts)
 		ts = task_insert(tid);
 	if (!ts)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -268,6 +269,31 @@ static int set_path_filter(struct so_loader *l, const char *filter)
 	return 0;
 }
 
+/* The value size is the array's element size only when a multiple of 8. */
+_Static_assert(sizeof(struct so_task_state) % 8 == 0,
+	       "task_slots elements are 8-byte aligned");
+
+static int map_task_slots(struct so_loader *l)
+{
+	const struct bpf_map *map = l->skel->maps.task_slots;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len;
+	void *p;
+
+	if (bpf_map__value_size(map) != sizeof(struct so_task_state) ||
+	    bpf_map__max_entries(map) != SO_TASK_SLOTS || page <= 0)
+		return -EINVAL;
+	len = (size_t)SO_TASK_SLOTS * sizeof(struct so_task_state);
+	len = (len + page - 1) / page * page;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 bpf_map__fd(map), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	l->task_slots = p;
+	l->task_slots_len = len;
+	return 0;
+}
+
 int loader_start(struct so_loader *l, const struct loader_opts *opts)
 {
 	struct traceable tr = { 0 };
@@ -346,6 +372,12 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts)
 				"for libbpf's log)\n");
 			rc = 4;
 		}
+		goto out;
+	}
+	err = map_task_slots(l);
+	if (err) {
+		fprintf(stderr, "sysfs-observe: failed to map the task "
+			"states: %s\n", strerror(-err));
 		goto out;
 	}
 	err = attach_probes(l);
@@ -467,11 +499,17 @@ int64_t loader_nr_waiting(const struct so_loader *l)
 int loader_task_states(struct so_loader *l, so_task_state_fn fn, void *ctx)
 {
 	struct so_task_state ts;
-	__u32 key, *prev = NULL, limit;
+	__u32 key, *prev = NULL, limit, i;
 	int fd, err = 0;
 
-	if (!l->skel)
+	if (!l->skel || !l->task_slots)
 		return -EINVAL;
+	/* A slot changes under the scan: copy it, then judge the copy. */
+	for (i = 0; i < SO_TASK_SLOTS; i++) {
+		memcpy(&ts, &l->task_slots[i], sizeof(ts));
+		if (ts.tid)
+			fn(ctx, ts.tid, &ts);
+	}
 	fd = bpf_map__fd(l->skel->maps.tasks);
 	/* A key deleted under the walk restarts it from the first: bound
 	 * the walk by the table's size, twice over. */
@@ -553,6 +591,24 @@ static int clear_map(const struct bpf_map *map, volatile __u64 *nr)
 	return 0;
 }
 
+/* Free every slot, as the exit probe would (see clear_map's `nr`). */
+static void clear_task_slots(struct so_loader *l)
+{
+	struct so_task_state *ts;
+	__u32 i, tid;
+
+	for (i = 0; i < SO_TASK_SLOTS; i++) {
+		ts = &l->task_slots[i];
+		tid = __atomic_load_n(&ts->tid, __ATOMIC_RELAXED);
+		if (!tid || !__atomic_compare_exchange_n(&ts->tid, &tid, 0,
+				false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			continue;
+		__atomic_fetch_sub(&l->skel->bss->nr_entries, 1,
+				   __ATOMIC_SEQ_CST);
+		memset(ts, 0, sizeof(*ts));
+	}
+}
+
 int loader_reset(struct so_loader *l)
 {
 	int ncpu = libbpf_num_possible_cpus(), fd, err;
@@ -569,6 +625,8 @@ int loader_reset(struct so_loader *l)
 	if (!err)
 		err = clear_map(l->skel->maps.tasks, &l->skel->bss->nr_entries);
 	if (!err) {
+		l->skel->bss->nr_overflow = 0;
+		clear_task_slots(l);
 		l->skel->bss->nr_tasks = 0;
 		l->skel->bss->nr_waiting = 0;
 	}
@@ -615,6 +673,9 @@ static void *detach_all(void *arg)
 	for (i = 0; i < l->nr_links; i++)
 		bpf_link__destroy(l->links[i]);
 	l->nr_links = 0;
+	if (l->task_slots)
+		munmap(l->task_slots, l->task_slots_len);
+	l->task_slots = NULL;
 	observe_bpf__destroy(l->skel);
 	l->skel = NULL;
 	return NULL;

@@ -43,6 +43,9 @@ struct so_loader {
 	struct bpf_link *links[96];
 	size_t nr_links;
 	struct ring_buffer *rb;
+	/* The probes' task_slots array, mapped: a scan reads it in place. */
+	struct so_task_state *task_slots;
+	size_t task_slots_len;	/* bytes mapped */
 	bool aggregate;		/* in force: see loader_opts */
 	char kernel_release[65];
 };
