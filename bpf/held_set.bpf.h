@@ -140,7 +140,8 @@ static __always_inline void held_attempt(void *ctx, struct so_task_state *ts,
 }
 
 static __always_inline void held_push(struct so_task_state *ts, __u64 class_id,
-				      __u64 obj, __u32 mode, const char *name)
+				      __u64 obj, __u32 mode, const char *name,
+				      __u32 slot)
 {
 	__u32 n = ts->nheld;
 	struct so_held_entry *h;
@@ -154,6 +155,7 @@ static __always_inline void held_push(struct so_task_state *ts, __u64 class_id,
 	h->obj = obj;
 	h->ts = bpf_ktime_get_ns();
 	h->mode = mode;
+	h->slot = slot;
 	__builtin_memcpy(h->name, name, SO_NAME_LEN);
 	ts->nheld = n + 1;
 }
@@ -215,9 +217,14 @@ static __always_inline struct so_class_counts *
 held_counts(struct so_task_state *ts, int found)
 {
 	struct so_held_entry *h = &ts->held[found & (SO_HELD_MAX - 1)];
+	__u32 *slot;
 
-	return aggregate ? bpf_map_lookup_elem(&class_counts, &h->class_id) :
-			   NULL;
+	if (!aggregate)
+		return NULL;
+	if (h->slot)	/* known at the push: no hash look-up */
+		return slot_counts(h->slot);
+	slot = bpf_map_lookup_elem(&class_slots, &h->class_id);
+	return slot ? slot_counts(*slot) : NULL;
 }
 
 #endif /* SO_HELD_SET_BPF_H */

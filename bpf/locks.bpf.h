@@ -11,6 +11,7 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
 	struct so_task_state *ts;
 	struct scratch *s;
 	__u64 class_id;
+	__u32 slot;
 
 	ts = task_observed();
 	if (!ts)
@@ -20,7 +21,7 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
 	s = get_scratch();
 	if (!s)
 		return 0;
-	class_id = lock_class_of(lock, s->name);
+	class_id = lock_class_of(lock, s->name, &slot);
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
 	/* The wait time rides on the acquisition event, which summary
 	 * mode does not send (contention events time the real waits). */
@@ -29,6 +30,7 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
 	/* For the acquisition: the class again would be a second look-up. */
 	ts->stash_obj = lock;
 	ts->stash_class = class_id;
+	ts->stash_slot = slot;
 	__builtin_memcpy(ts->stash_name, s->name, SO_NAME_LEN);
 	return 0;
 }
@@ -39,6 +41,7 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 	struct so_task_state *ts = task_observed();
 	__u64 class_id, waited = 0;
 	struct scratch *s;
+	__u32 slot;
 	char *name;
 
 	if (!ts || !lock)
@@ -49,8 +52,9 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 	if (ts->stash_class && ts->stash_obj == lock) {
 		class_id = ts->stash_class;
 		name = ts->stash_name;
+		slot = ts->stash_slot;
 	} else {	/* a trylock: no attempt probe */
-		class_id = lock_class_of(lock, s->name);
+		class_id = lock_class_of(lock, s->name, &slot);
 		name = s->name;
 	}
 	ts->stash_class = 0;
@@ -60,7 +64,7 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 	if (ret) {
 		flags |= SO_EVF_FAILED;
 	} else {
-		held_push(ts, class_id, lock, SO_HOLD_WRITE, name);
+		held_push(ts, class_id, lock, SO_HOLD_WRITE, name, slot);
 		/* Summary mode: counted at the release (see there). */
 		if (aggregate)
 			return 0;
@@ -300,6 +304,7 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 	struct scratch *s;
 	__u64 class_id;
 	__s32 stack_id;
+	__u32 slot;
 
 	if (!(flags & LCB_F_MUTEX))
 		return 0;
@@ -309,7 +314,7 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 	s = get_scratch();
 	if (!s)
 		return 0;
-	class_id = lock_class_of((__u64)lock, s->name);
+	class_id = lock_class_of((__u64)lock, s->name, &slot);
 	stack_id = emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock, class_id,
 			flags, 0, s->name, true);
 	wait_set(ts, SO_WAIT_LOCK, (__u64)lock, class_id, s->name, stack_id);

@@ -99,12 +99,16 @@ static __always_inline void lock_sym(__u64 lock, char *buf)
 	bpf_map_update_elem(&lock_syms, &lock, buf, BPF_ANY);
 }
 
-/* A mutex's class: its __mutex_init name, rtnl, or its address (named
- * by its symbol when it has one). */
-static __always_inline __u64 lock_class_of(__u64 lock, char *buf)
+/*
+ * A mutex's class: its __mutex_init name, rtnl, or its address (named
+ * by its symbol when it has one).  *slot: its counts' slot when known
+ * without a look-up (a named class caches it), else 0.
+ */
+static __always_inline __u64 lock_class_of(__u64 lock, char *buf, __u32 *slot)
 {
 	struct lock_class *lc;
 
+	*slot = 0;
 	if (lock && lock == rtnl_mutex_addr) {
 		__builtin_memcpy(buf, "rtnl_mutex", 11);
 		return SO_CLASS_MAKE(SO_CLASS_RTNL, 0);
@@ -112,6 +116,14 @@ static __always_inline __u64 lock_class_of(__u64 lock, char *buf)
 	lc = bpf_map_lookup_elem(&lock_classes, &lock);
 	if (lc) {
 		__builtin_memcpy(buf, lc->name, SO_NAME_LEN);
+		if (aggregate && (!lc->slot || lc->gen != counts_gen)) {
+			__u32 *known = bpf_map_lookup_elem(&class_slots,
+							   &lc->class_id);
+
+			lc->slot = known ? *known : 0;
+			lc->gen = counts_gen;
+		}
+		*slot = lc->slot;
 		return lc->class_id;
 	}
 	lock_sym(lock, buf);

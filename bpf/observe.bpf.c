@@ -50,6 +50,7 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	kn_id = BPF_CORE_READ(kn, id);
 	if ((__u64)kn != ts->named_kn || kn_id != ts->named_kn_id) {
 		ts->named_kn = 0;
+		ts->write_slot = 0;
 		ts->write_class = kn_class(kn, ts->write_name);
 		if (!kn_wanted(ts->write_name))
 			return 0;	/* counted as a context, not shown */
@@ -60,8 +61,11 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	ts->write_ts = bpf_ktime_get_ns();
 	/* Summary mode counts a write that succeeds, and decides now, so
 	 * that a write is either a begin/end pair or nothing but counts. */
-	ts->write_counted = class_counts_hit(ts->write_class,
-					     ts->write_name) != NULL;
+	if (!ts->write_slot || ts->write_gen != counts_gen) {
+		ts->write_slot = class_slot(ts->write_class, ts->write_name);
+		ts->write_gen = counts_gen;
+	}
+	ts->write_counted = aggregate && ts->write_slot;
 	if (!ts->write_counted)
 		emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, ts->write_class,
 		     btf ? iter->count : BPF_CORE_READ(iter, count), 0,
@@ -76,9 +80,9 @@ static __always_inline bool write_counted(struct so_task_state *ts, long ret,
 {
 	struct so_class_counts *cnt;
 
-	if (ret < 0 || paused)
+	if (ret < 0)
 		return false;
-	cnt = bpf_map_lookup_elem(&class_counts, &ts->write_class);
+	cnt = slot_counts(ts->write_slot);
 	if (!cnt)
 		return false;
 	if (!cnt->writes || ns < cnt->write_ns_min)
@@ -231,16 +235,19 @@ static __always_inline int on_get_active_exit(void *ctx,
 	struct so_class_counts *cnt;
 	struct scratch *s;
 	__u64 class_id;
+	__u32 slot = 0;
 
 	if (!ts || !kn)
 		return 0;
 	s = get_scratch();
 	if (!s)
 		return 0;
-	/* The node being written: its name and class are known. */
+	/* The node being written: its name, class and counts are known. */
 	if ((__u64)kn == ts->write_kn) {
 		class_id = ts->write_class;
 		__builtin_memcpy(s->name, ts->write_name, SO_NAME_LEN);
+		if (ts->write_counted)
+			slot = ts->write_slot;
 	} else {
 		class_id = kn_class(kn, s->name);
 		if (!kn_wanted(s->name))
@@ -248,8 +255,11 @@ static __always_inline int on_get_active_exit(void *ctx,
 	}
 	if (got) {
 		held_attempt(ctx, ts, class_id, SO_HOLD_READ, s->name);
-		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, s->name);
-		cnt = class_counts_hit(class_id, s->name);
+		if (!slot)
+			slot = class_slot(class_id, s->name);
+		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, s->name,
+			  slot);
+		cnt = slot_counts(slot);
 		if (cnt) {
 			cnt->kn_gets++;
 			return 0;
@@ -572,7 +582,7 @@ static __always_inline int on_try_module_get_exit(void *ctx,
 	if (filter_mod_class && class_id != filter_mod_class)
 		return 0;
 	if (got) {
-		held_push(ts, class_id, (__u64)mod, SO_HOLD_READ, s->name);
+		held_push(ts, class_id, (__u64)mod, SO_HOLD_READ, s->name, 0);
 		cnt = class_counts_hit(class_id, s->name);
 		if (cnt) {
 			cnt->mod_gets++;

@@ -24,6 +24,13 @@
  * second one's state goes to the `tasks` hash.  A power of two.
  */
 #define SO_TASK_SLOTS		4096
+/*
+ * Summary mode's per-class counts: slots of a per-CPU array, 0 unused.
+ * A class learns its slot once (class_slots), and a probe that knows it
+ * (the write's node, a mutex's class) counts with an array look-up
+ * instead of a hash look-up.
+ */
+#define SO_COUNT_SLOTS		1024
 #define SO_GATES_MAX		4	/* module refs recorded on one edge */
 /* --path's match on "<parent>/<name>", NUL included: at most 30 characters
  * and the '/' a directory gets. */
@@ -165,7 +172,7 @@ struct so_held_entry {
 	__u64 obj;
 	__u64 ts;
 	__u32 mode;		/* enum so_hold_mode */
-	__u32 pad;
+	__u32 slot;		/* its class's counts (class_counts), 0 unknown */
 	char name[SO_NAME_LEN];
 };
 
@@ -203,6 +210,8 @@ struct so_task_state {
 	 * (an address can be a new node, an id cannot): a task writing the
 	 * same attribute again reads neither name again. */
 	__u64 named_kn, named_kn_id;
+	__u32 write_slot, write_gen;	/* write_class's counts (counts_gen) */
+	__u32 stash_slot, stash_pad;	/* mutex attempt: the class's counts */
 	__u64 write_ts, gendisk_ts, misc_ts, load_ts, knob_ts;
 	/* What the task waits for, since when, and the stack of the wait. */
 	__u32 wait_kind;	/* enum so_wait_kind */

@@ -59,6 +59,14 @@ volatile __u64 nr_watched;
  * 0 no deadlock can be in progress, and user space does not scan `tasks`.
  */
 volatile __s64 nr_waiting;
+/*
+ * Slots of class_counts handed out, and their generation: user space
+ * empties class_slots between sessions and adds one to counts_gen, and
+ * a slot cached (a task's write_slot, a lock class's) with an older
+ * generation is looked up again.
+ */
+volatile __u32 nr_count_slots;
+volatile __u32 counts_gen;
 
 /* Task states by tid's low bits (see SO_TASK_SLOTS); user space maps it
  * to scan for deadlocks without a system call per task. */
@@ -88,6 +96,7 @@ struct {
 
 struct lock_class {
 	__u64 class_id;
+	__u32 slot, gen;	/* its counts' slot, cached (counts_gen) */
 	char name[SO_NAME_LEN];
 };
 
@@ -119,11 +128,19 @@ struct {
 } events SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u64);		/* class id */
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SO_COUNT_SLOTS);
+	__type(key, __u32);		/* slot (class_slots) */
 	__type(value, struct so_class_counts);
 } class_counts SEC(".maps");
+
+/* Class id -> its slot in class_counts. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SO_COUNT_SLOTS);
+	__type(key, __u64);
+	__type(value, __u32);
+} class_slots SEC(".maps");
 
 /*
  * Lock address -> its kernel symbol ("%ps"), or "" when none covers it:
@@ -363,35 +380,54 @@ static __always_inline void context_exit(struct so_task_state *ts)
 		task_deactivate(ts);
 }
 
+/* The counts in `slot` on this CPU; NULL for slot 0 or after the end. */
+static __always_inline struct so_class_counts *slot_counts(__u32 slot)
+{
+	if (!slot || paused)
+		return NULL;
+	return bpf_map_lookup_elem(&class_counts, &slot);
+}
+
 /*
- * Summary mode: this CPU's counts of `class_id`, where an occurrence is
- * counted instead of sent.  NULL, and the caller sends the event, when
- * not in summary mode, and for the first occurrence of a class: that one
- * creates the counts (and records the class's name, `name`, SO_NAME_LEN
+ * Summary mode: the slot of `class_id`'s counts, where an occurrence is
+ * counted instead of sent.  0, and the caller sends the event, when not
+ * in summary mode, and for the first occurrence of a class: that one
+ * gets the class a slot (and records its name, `name`, SO_NAME_LEN
  * bytes) and goes out as an event, so user space learns the class, its
- * name and its first stack the usual way.  NULL too when the table is
- * full (counted) or the session is over.
+ * name and its first stack the usual way.  0 too when the slots are all
+ * taken (counted) or the session is over.
  */
+static __always_inline __u32 class_slot(__u64 class_id, const char *name)
+{
+	__u32 *slot, n;
+
+	if (!aggregate || paused)
+		return 0;
+	slot = bpf_map_lookup_elem(&class_slots, &class_id);
+	if (slot)
+		return *slot;
+	if (nr_count_slots >= SO_COUNT_SLOTS - 1) {
+		count(SO_CNT_COUNTS_FULL);
+		return 0;
+	}
+	/* Two CPUs racing for a new class: one slot stays unused. */
+	n = __sync_fetch_and_add(&nr_count_slots, 1) + 1;
+	if (n >= SO_COUNT_SLOTS) {
+		count(SO_CNT_COUNTS_FULL);
+		return 0;
+	}
+	bpf_map_update_elem(&class_names, &class_id, name, BPF_NOEXIST);
+	if (bpf_map_update_elem(&class_slots, &class_id, &n, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&class_slots, &class_id))
+		count(SO_CNT_COUNTS_FULL);
+	return 0;
+}
+
+/* This CPU's counts of `class_id`, or NULL (see class_slot). */
 static __always_inline struct so_class_counts *
 class_counts_hit(__u64 class_id, const char *name)
 {
-	struct so_class_counts *cnt;
-	struct scratch *s;
-
-	if (!aggregate || paused)
-		return NULL;
-	cnt = bpf_map_lookup_elem(&class_counts, &class_id);
-	if (cnt)
-		return cnt;
-	s = get_scratch();
-	if (!s)
-		return NULL;
-	bpf_map_update_elem(&class_names, &class_id, name, BPF_NOEXIST);
-	if (bpf_map_update_elem(&class_counts, &class_id, &s->zero_counts,
-				BPF_NOEXIST) &&
-	    !bpf_map_lookup_elem(&class_counts, &class_id))
-		count(SO_CNT_COUNTS_FULL);
-	return NULL;
+	return slot_counts(class_slot(class_id, name));
 }
 
 /* floor(log2(ns)), 0 for 0: so_hist's bucket, capped at the last. */

@@ -461,10 +461,12 @@ static void class_counts_add(struct so_class_counts *sum,
 int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
 			void *ctx)
 {
-	int ncpu = libbpf_num_possible_cpus(), fd, names_fd, c, err = 0;
+	int ncpu = libbpf_num_possible_cpus(), fd, slots_fd, names_fd, c;
 	struct so_class_counts *vals, sum;
 	struct so_class_name name;
 	__u64 key, *prev = NULL;
+	int err = 0;
+	__u32 slot;
 
 	if (ncpu <= 0 || !l->skel)
 		return -EINVAL;
@@ -472,10 +474,13 @@ int loader_class_counts(struct so_loader *l, so_class_counts_fn fn,
 	if (!vals)
 		return -ENOMEM;
 	fd = bpf_map__fd(l->skel->maps.class_counts);
+	slots_fd = bpf_map__fd(l->skel->maps.class_slots);
 	names_fd = bpf_map__fd(l->skel->maps.class_names);
-	while (!bpf_map_get_next_key(fd, prev, &key)) {
+	/* Every class with a slot: its counts are in that slot. */
+	while (!bpf_map_get_next_key(slots_fd, prev, &key)) {
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, vals)) {
+		if (bpf_map_lookup_elem(slots_fd, &key, &slot) ||
+		    bpf_map_lookup_elem(fd, &slot, vals)) {
 			err = -errno;
 			continue;
 		}
@@ -591,6 +596,35 @@ static int clear_map(const struct bpf_map *map, volatile __u64 *nr)
 	return 0;
 }
 
+/*
+ * Empty class_counts' slots and hand them out afresh; counts_gen tells
+ * every slot cached in the kernel that it is stale.
+ */
+static int clear_count_slots(struct so_loader *l)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd, err;
+	struct so_class_counts *zero;
+	__u32 slot, used;
+
+	err = clear_map(l->skel->maps.class_slots, NULL);
+	if (err)
+		return err;
+	used = l->skel->bss->nr_count_slots;
+	if (used >= SO_COUNT_SLOTS)
+		used = SO_COUNT_SLOTS - 1;
+	zero = calloc(ncpu, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	fd = bpf_map__fd(l->skel->maps.class_counts);
+	for (slot = 1; slot <= used && !err; slot++)
+		if (bpf_map_update_elem(fd, &slot, zero, BPF_ANY))
+			err = -errno;
+	free(zero);
+	l->skel->bss->nr_count_slots = 0;
+	__atomic_fetch_add(&l->skel->bss->counts_gen, 1, __ATOMIC_SEQ_CST);
+	return err;
+}
+
 /* Free every slot, as the exit probe would (see clear_map's `nr`). */
 static void clear_task_slots(struct so_loader *l)
 {
@@ -619,7 +653,7 @@ int loader_reset(struct so_loader *l)
 		return -EINVAL;
 	err = clear_map(l->skel->maps.edges, NULL);
 	if (!err)
-		err = clear_map(l->skel->maps.class_counts, NULL);
+		err = clear_count_slots(l);
 	if (!err)
 		err = clear_map(l->skel->maps.class_names, NULL);
 	if (!err)
