@@ -376,11 +376,13 @@ bench-prof: $(VM_BASE)
 
 # The analysis on synthetic graphs of 10,000 edges, on the host.
 $(O)/bench/analysis_bench: tests/bench/analysis_bench.c \
-			   $(wildcard user/analysis/*.c user/analysis/*.h)
+			   $(wildcard user/analysis/*.c user/analysis/*.h) \
+			   user/trace/addr.c user/trace/addr.h
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< user/analysis/order_graph.c \
-		user/analysis/gates.c user/analysis/waitfor.c -o $@
+		user/analysis/gates.c user/analysis/waitfor.c \
+		user/trace/addr.c -o $@
 bench: $(O)/bench/analysis_bench
 
 # --- install ----------------------------------------------------------

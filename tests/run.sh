@@ -177,7 +177,7 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 ins
 	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
 	verdict-all:900 quiet-counts:240 edge-overflow:300 output-pipe:180
 	hostile:240 record-all:700 path-filter:180 unload-stuck:300
-	json-stdout:300 static-mutex:240 reset-prone:240 svg:300
+	json-stdout:300 static-mutex:240 reset-prone:240 svg:300 driver-kill:240
 	scenarios:900"}
 
 # The kernfs knob kernel (kernfs/, with lockdep): built here when the cache lacks it
@@ -281,6 +281,14 @@ check_bench_table() {
 	else
 		fail "bench: the table of fixed figures is wrong:"
 		sed 's/^/#   /' <<<"$out"
+	fi
+	# make bench's host half: it once stopped linking unnoticed.
+	if make -s --no-print-directory O="$O" "$O/bench/analysis_bench" \
+			>"$logdir/analysis-bench.log" 2>&1 &&
+	   "$O/bench/analysis_bench" >>"$logdir/analysis-bench.log" 2>&1; then
+		pass "bench: the analysis bench builds and runs"
+	else
+		fail "bench: the analysis bench (see $logdir/analysis-bench.log)"
 	fi
 }
 

@@ -648,7 +648,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	uint64_t deadline = 0, t0;
 	bool deadlock = false, recording = opts->subcommand == SO_SUB_RECORD;
 	struct live *lv;
-	int rc, status = 0, drv_rc = 0, drv_out = -1;
+	int rc, status = 0, drv_rc = 0, drv_sig = 0, drv_out = -1;
 	bool own_driver = driver != NULL;
 	char kmarker[96] = "";
 	pid_t child = -1;
@@ -815,6 +815,8 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		drv_rc = WEXITSTATUS(status);
 	else if (driver)
 		drv_rc = SO_EXIT_FAIL;
+	if (driver && WIFSIGNALED(status))
+		drv_sig = WTERMSIG(status);
 	if (!deadlock)
 		loader_poll(&obs->loader, 0);
 	recover_edges(obs, lv, mono_ns(), true);
@@ -845,7 +847,11 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		rc = SO_EXIT_FAIL;
 	if (svg && write_picture(lv, opts, svg) && rc != SO_EXIT_FAIL)
 		rc = SO_EXIT_USAGE;
-	if (driver && drv_rc && !exiting)
+	if (driver && drv_sig && !exiting)
+		fprintf(drv_to, "# the observed workload was killed by signal "
+			"%d (%s)\n", drv_sig, sigabbrev_np(drv_sig) ?
+			sigabbrev_np(drv_sig) : "?");
+	else if (driver && drv_rc && !exiting)
 		fprintf(drv_to, "# the observed workload exited with status "
 			"%d\n", drv_rc);
 	/* kselftest: fail beats skip beats pass. */
