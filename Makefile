@@ -90,10 +90,13 @@ USER_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
 USER_LIBS := -static -lbpf -lelf -lz -lzstd -lpthread
 
 # Pure logic: no libbpf, no syscalls beyond stdio; unit-tested on the host.
-USER_LOGIC := $(sort $(wildcard user/cli/*.c user/trace/*.c \
-		user/analysis/*.c user/report/*.c))
+# app/ holds three: the pipeline, the findings fed by it, the replay.
+APP_LOGIC  := user/app/findings.c user/app/pipeline.c user/app/replay.c
+USER_LOGIC := $(sort $(wildcard user/lib/*.c user/cli/*.c user/trace/*.c \
+		user/analysis/*.c user/report/*.c) $(APP_LOGIC))
 # Kernel-facing code and the entry point.
-USER_KERNEL := $(sort $(wildcard user/kernel/*.c user/scenarios/*.c)) \
+USER_KERNEL := $(sort $(wildcard user/kernel/*.c) \
+		$(filter-out $(APP_LOGIC),$(wildcard user/app/*.c))) \
 	       user/main.c
 BPF_SRCS    := $(sort $(wildcard bpf/*.bpf.c))
 BPF_OBJS    := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
@@ -377,12 +380,12 @@ bench-prof: $(VM_BASE)
 # The analysis on synthetic graphs of 10,000 edges, on the host.
 $(O)/bench/analysis_bench: tests/bench/analysis_bench.c \
 			   $(wildcard user/analysis/*.c user/analysis/*.h) \
-			   user/trace/addr.c user/trace/addr.h
+			   user/lib/addr.c user/lib/addr.h
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) $< user/analysis/order_graph.c \
 		user/analysis/gates.c user/analysis/waitfor.c \
-		user/trace/addr.c -o $@
+		user/lib/addr.c -o $@
 bench: $(O)/bench/analysis_bench
 
 # --- install ----------------------------------------------------------

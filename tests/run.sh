@@ -46,6 +46,37 @@ run_cmocka() {
 	fi
 }
 
+# Includes point down (docs/design.md, "Layers"); the check itself must
+# refuse a planted upward include, and a directory it does not know.
+check_layers() {
+	local tree
+	if scripts/layer-check.sh >"$logdir/layers.log" 2>&1; then
+		pass "layers: every #include in user/ points down"
+	else
+		fail "layers: an #include points up (see $logdir/layers.log)"
+		sed 's/^/#   /' "$logdir/layers.log" | head -n 20
+	fi
+	tree=$(mktemp -d)
+	mkdir -p "$tree/scripts"
+	cp scripts/layer-check.sh "$tree/scripts/"
+	cp -r user "$tree/"
+	sed -i '0,/^#include "/s//#include "report\/summary.h"\n&/' \
+		"$tree/user/analysis/stats.c"
+	mkdir "$tree/user/misc" && printf 'int z;\n' >"$tree/user/misc/z.c"
+	if "$tree/scripts/layer-check.sh" >"$logdir/layers-self.log" 2>&1; then
+		fail "layers: the check passes an upward include"
+	elif grep -q 'analysis/stats.c:[0-9]*: includes "report/summary.h"' \
+			"$logdir/layers-self.log" &&
+	     grep -q "misc/z.c: directory 'misc' is no layer" \
+			"$logdir/layers-self.log" &&
+	     [ "$(wc -l <"$logdir/layers-self.log")" -eq 2 ]; then
+		pass "layers: the check refuses a planted upward include and an unknown directory"
+	else
+		fail "layers: the check failed for the wrong reason (see $logdir/layers-self.log)"
+	fi
+	rm -rf "$tree"
+}
+
 group_spdx() {
 	if scripts/spdx-check.sh >"$logdir/spdx.log" 2>&1; then
 		pass "spdx: every source file carries a known license"
@@ -71,6 +102,7 @@ group_spdx() {
 		fail "spdx: the check failed for the wrong reason (see $logdir/spdx-self.log)"
 	fi
 	rm -rf "$tree"
+	check_layers
 	# Kernel style for the module (checkpatch of linux-source-6.1).
 	if scripts/checkpatch.sh module/test_sysfs.c >"$logdir/checkpatch.log" 2>&1 &&
 	   scripts/checkpatch.sh --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \

@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/exit_codes.h"
+#include "lib/exit_codes.h"
 #include "cli/options.h"
 #include "kernel/loader.h"
-#include "kernel/session.h"
-#include "report/replay.h"
-#include "scenarios/runner.h"
-#include "trace/addr.h"
-#include "trace/files.h"
+#include "app/session.h"
+#include "app/replay.h"
+#include "app/runner.h"
+#include "lib/addr.h"
+#include "lib/files.h"
 
 /* report: the trace's summary; with --svg, its picture too (the file
  * created first: a bad path is exit 2 before the trace is read). */

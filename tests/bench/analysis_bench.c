@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/gates.h"
 #include "analysis/order_graph.h"
 #include "analysis/waitfor.h"
 
@@ -114,6 +115,7 @@ static void bench_graph(const char *name, bench_shape shape,
 		fprintf(stderr, "analysis_bench: failed to allocate graph\n");
 		return;
 	}
+	og_set_judge(graph, gate_judge);
 	start = bench_now();
 	for (uint32_t i = 0; i < BENCH_EDGES; i++) {
 		uint32_t from, to;

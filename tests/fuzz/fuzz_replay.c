@@ -8,7 +8,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
-#include "report/replay.h"
+#include "app/replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

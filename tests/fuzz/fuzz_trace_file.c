@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "report/summary.h"
-#include "trace/pipeline.h"
+#include "app/pipeline.h"
 
 struct fuzz_run {
 	struct so_session_info info;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gates.h"
 #include "analysis/order_graph.h"
 #include "analysis/waitfor.h"
 
@@ -25,6 +26,16 @@
 #define FX_WRITER_TID	1234
 #define FX_RMMOD_TID	1240
 #define FX_DEBUGFS_TID	1250
+
+/* A graph judged the way the tool judges it (findings.c). */
+static inline struct og_graph *fx_judged(const struct og_limits *limits)
+{
+	struct og_graph *graph = og_new(limits);
+
+	if (graph)
+		og_set_judge(graph, gate_judge);
+	return graph;
+}
 
 static inline const char *fx_name(uint64_t class_id)
 {
@@ -145,7 +156,7 @@ static inline int fx_kn_read_read(struct og_graph *graph)
 
 static inline struct og_graph *fx_graph(void)
 {
-	struct og_graph *graph = og_new(NULL);
+	struct og_graph *graph = fx_judged(NULL);
 
 	if (graph)
 		og_name_class(graph, FX_MOD, fx_name(FX_MOD));

@@ -76,7 +76,7 @@ static uint32_t og_cycle_set(const struct og_cycle *cycle)
 static void check_graph(uint64_t seed)
 {
 	struct rand_graph g = { 0 };
-	struct og_graph *graph = og_new(NULL);
+	struct og_graph *graph = fx_judged(NULL);
 	uint64_t state = seed;
 	uint32_t found_sets[256], nr_found = 0, set, i, from, to, nedges;
 	bool want, got;

@@ -137,7 +137,7 @@ static void test_section_warns_of_losses(void **state)
 		.max_classes = 2, .max_edges = 4, .max_cycles = 4,
 		.max_cycle_len = 2,
 	};
-	struct og_graph *graph = og_new(&limits);
+	struct og_graph *graph = fx_judged(&limits);
 	struct test_capture capture;
 
 	(void)state;
@@ -166,7 +166,7 @@ static void test_json_gated(void **state)
 
 static void test_json_escapes(void **state)
 {
-	struct og_graph *graph = og_new(NULL);
+	struct og_graph *graph = fx_judged(NULL);
 	struct test_capture capture;
 	const char *text;
 
@@ -181,7 +181,7 @@ static void test_json_escapes(void **state)
 	free(capture.text);
 	og_free(graph);
 
-	graph = og_new(NULL);
+	graph = fx_judged(NULL);
 	so_cycles_json(graph, test_capture_begin(&capture));
 	assert_string_equal(test_capture_end(&capture), "[]");
 	free(capture.text);

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "helpers.h"
-#include "trace/files.h"
+#include "lib/files.h"
 
 struct dir {
 	char path[64];

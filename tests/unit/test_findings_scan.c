@@ -6,7 +6,7 @@
  * must not be.  Also: events no longer feed the graph in that mode.
  */
 #include "helpers.h"
-#include "report/findings.h"
+#include "app/findings.h"
 
 #define SCAN_KN	SO_CLASS_MAKE(SO_CLASS_KN, 0x51)
 #define SCAN_CONFIG	SO_CLASS_MAKE(SO_CLASS_MUTEX, 0x52)

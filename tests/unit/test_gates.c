@@ -56,6 +56,21 @@ static void test_0027_fixed_gated(void **state)
 		"overlap");
 }
 
+/* The graph knows no gate by name: without the judge handed to it the
+ * same fixed cycle stays PRONE, so the GATED above is gates.c's doing. */
+static void test_unjudged_graph_is_prone(void **state)
+{
+	struct og_graph *graph = og_new(NULL);
+
+	(void)state;
+	assert_non_null(graph);
+	fx_writer(graph, FX_CONFIG, true);
+	assert_int_equal(fx_rmmod(graph, FX_CONFIG), 1);
+	assert_int_equal(og_cycle_at(graph, 0)->verdict.kind,
+			 OG_VERDICT_PRONE);
+	og_free(graph);
+}
+
 static void test_0028_fixed_gated(void **state)
 {
 	struct og_graph *graph = *state;
@@ -218,7 +233,7 @@ static void test_no_wait_reason(void **state)
 static void test_unknown_module_name(void **state)
 {
 	char want[256];
-	struct og_graph *graph = og_new(NULL);
+	struct og_graph *graph = fx_judged(NULL);
 	struct fx_edge writer = {
 		FX_KN_X, SO_HOLD_READ, FX_CONFIG, SO_HOLD_WRITE, 1, "", 1, -1,
 		SO_CLASS_MAKE(SO_CLASS_MOD, 0x77), 0,
@@ -244,6 +259,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_0027_fixed_gated),
+		T(test_unjudged_graph_is_prone),
 		T(test_0028_fixed_gated),
 		T(test_0027_unfixed_reason),
 		T(test_debugfs_reset_prone_with_fix),

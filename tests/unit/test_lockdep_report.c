@@ -9,7 +9,7 @@
 #include "analysis/dmesg_check.h"
 #include "analysis/gates.h"
 #include "analysis/lockdep_report.h"
-#include "report/findings.h"
+#include "app/findings.h"
 
 static void test_parse_report(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #include "helpers.h"
-#include "cli/exit_codes.h"
+#include "lib/exit_codes.h"
 #include "cli/options.h"
 
 #define ARGV(...) ((char *[]){ "sysfs-observe", __VA_ARGS__, NULL })

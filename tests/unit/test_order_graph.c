@@ -293,7 +293,7 @@ static void test_limits_count_losses(void **state)
 		.max_classes = 3, .max_edges = 2, .max_cycles = 1,
 		.max_cycle_len = 3,
 	};
-	struct og_graph *graph = og_new(&limits);
+	struct og_graph *graph = fx_judged(&limits);
 
 	(void)state;
 	assert_non_null(graph);
@@ -317,7 +317,7 @@ static void test_lost_cycles_and_variants(void **state)
 		.max_classes = 8, .max_edges = 8, .max_cycles = 1,
 		.max_cycle_len = 6,
 	};
-	struct og_graph *graph = og_new(&limits);
+	struct og_graph *graph = fx_judged(&limits);
 	struct fx_edge edge = {
 		MUTEX(1), SO_HOLD_WRITE, MUTEX(2), SO_HOLD_WRITE, 1, "t", 1,
 		-1, 0, 0,
@@ -388,7 +388,7 @@ static void test_search_budget_counted(void **state)
 		.max_classes = 64, .max_edges = 4096, .max_cycles = 4096,
 		.max_cycle_len = 6, .search_budget = 16,
 	};
-	struct og_graph *graph = og_new(&limits);
+	struct og_graph *graph = fx_judged(&limits);
 
 	(void)state;
 	/* A complete graph on 12 classes has far more paths than 16. */

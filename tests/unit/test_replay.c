@@ -8,7 +8,7 @@
  * or an analysis that changed its mind, fails here.
  */
 #include "helpers.h"
-#include "report/replay.h"
+#include "app/replay.h"
 
 static char *replay_of(const char *name, enum so_format format, int *rc)
 {

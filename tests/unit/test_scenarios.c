@@ -5,7 +5,7 @@
  */
 #include "helpers.h"
 #include "analysis/dmesg_check.h"
-#include "cli/exit_codes.h"
+#include "lib/exit_codes.h"
 #include "cli/scenarios.h"
 #include "report/test_results.h"
 

@@ -5,9 +5,9 @@
  */
 #include <inttypes.h>
 #include "helpers.h"
-#include "report/findings.h"
+#include "app/findings.h"
 #include "report/summary.h"
-#include "trace/pipeline.h"
+#include "app/pipeline.h"
 
 struct run {
 	struct so_session_info info;

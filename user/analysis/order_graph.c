@@ -14,7 +14,6 @@
 
 #include "analysis/order_graph.h"
 #include "trace/names.h"
-#include "analysis/gates.h"
 
 #define OG_DEFAULT_CLASSES	4096
 #define OG_DEFAULT_EDGES	16384
@@ -53,6 +52,7 @@ struct og_graph {
 	struct og_stats stats;
 	og_cycle_cb cycle_cb;
 	void *cycle_cb_ctx;
+	og_judge_fn judge;
 	og_namer_fn namer;
 	void *namer_ctx;
 
@@ -166,6 +166,22 @@ void og_set_cycle_cb(struct og_graph *graph, og_cycle_cb cycle_cb,
 {
 	graph->cycle_cb = cycle_cb;
 	graph->cycle_cb_ctx = ctx;
+}
+
+void og_set_judge(struct og_graph *graph, og_judge_fn judge)
+{
+	graph->judge = judge;
+}
+
+static void og_judge(const struct og_graph *graph, const struct og_cycle *cycle,
+		     struct og_verdict *verdict)
+{
+	if (graph->judge) {
+		graph->judge(graph, cycle, verdict);
+		return;
+	}
+	memset(verdict, 0, sizeof(*verdict));
+	verdict->kind = OG_VERDICT_PRONE;
 }
 
 void og_set_namer(struct og_graph *graph, og_namer_fn namer, void *ctx)
@@ -438,7 +454,7 @@ static int og_cycle_add(struct og_graph *graph, struct og_cycle *candidate)
 			continue;
 		if (cycle->verdict.kind == OG_VERDICT_PRONE)
 			return 0;	/* nothing judges worse */
-		gate_judge(graph, candidate, &candidate->verdict);
+		og_judge(graph, candidate, &candidate->verdict);
 		if (candidate->verdict.kind <= cycle->verdict.kind)
 			return 0;
 		was = cycle->verdict.kind;
@@ -450,7 +466,7 @@ static int og_cycle_add(struct og_graph *graph, struct og_cycle *candidate)
 		graph->stats.lost_cycles++;
 		return 0;
 	}
-	gate_judge(graph, candidate, &candidate->verdict);
+	og_judge(graph, candidate, &candidate->verdict);
 	cycle = &graph->cycles[graph->nr_cycles];
 	*cycle = *candidate;
 	cycle->hash_next = *bucket;
@@ -593,7 +609,7 @@ static int og_rejudge(struct og_graph *graph, uint32_t edge_index)
 			through |= cycle->edges[k] == edge_index;
 		if (!through)
 			continue;
-		gate_judge(graph, cycle, &verdict);
+		og_judge(graph, cycle, &verdict);
 		if (verdict.kind <= was)
 			continue;
 		cycle->verdict = verdict;

@@ -126,11 +126,22 @@ typedef void (*og_cycle_cb)(void *ctx, const struct og_graph *graph,
 			    const struct og_cycle *cycle,
 			    enum og_verdict_kind was);
 
+/*
+ * Judges a cycle: GATED when two of its edges exclude each other, else
+ * PRONE, and which edges say so (gates.c's gate_judge).  Handed in by
+ * whoever builds the graph, so the graph knows no gate by name.
+ */
+typedef void (*og_judge_fn)(const struct og_graph *graph,
+			    const struct og_cycle *cycle,
+			    struct og_verdict *verdict);
+
 /* NULL limits: the defaults.  NULL on a bad limit or no memory. */
 struct og_graph *og_new(const struct og_limits *limits);
 void og_free(struct og_graph *graph);
 void og_set_cycle_cb(struct og_graph *graph, og_cycle_cb cycle_cb,
 		     void *ctx);
+/* Without a judge every cycle is PRONE: nothing proved it gated. */
+void og_set_judge(struct og_graph *graph, og_judge_fn judge);
 /* Names a class no edge named (a lock known by its address), asked when
  * printing, so symbols that arrived later count; false: no name. */
 typedef bool (*og_namer_fn)(void *ctx, uint64_t class_id, char *buf,

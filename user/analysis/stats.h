@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 #include "observe.h"
-#include "trace/u64map.h"
+#include "lib/u64map.h"
 
 #define SO_HIST_BUCKETS	64	/* bucket i: [2^i, 2^(i+1)) ns; 0 holds 0 */
 #define SO_ERRNOS_MAX	16

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "analysis/write_timeline.h"
 #include "trace/names.h"
-#include "trace/units.h"
+#include "lib/units.h"
 
 /* A device removal in progress, to tell its end (which names nothing). */
 struct wt_removal {

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/exit_codes.h"
+#include "lib/exit_codes.h"
 #include "cli/knobs.h"
 #include "cli/options.h"
 

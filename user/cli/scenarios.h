@@ -3,7 +3,7 @@
  * The scenario table of the seed's sysfs.sh (ALL_TESTS and each
  * sysfs_test_00NN): pure data and look-ups, so --list, id checks and the
  * steps every scenario takes are unit tests.  The runner
- * (user/scenarios/) carries the steps out.
+ * (user/app/) carries the steps out.
  */
 #ifndef SO_SCENARIOS_H
 #define SO_SCENARIOS_H
@@ -33,7 +33,7 @@ enum sc_step {
 	SC_LOOP_RESET	 = 1u << 10,	/* debugfs reset_first_test_dev */
 	SC_KNOB_RACE	 = 1u << 11,	/* 0029-0032: a store held at a
 					 * kernfs wait point vs rmmod
-					 * (user/scenarios/knob_race.c) */
+					 * (user/app/knob_race.c) */
 };
 
 #define SC_LOOPS (SC_LOOP_MODPROBE | SC_LOOP_WRITE | SC_LOOP_WRITE_BG | \

@@ -14,7 +14,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli/exit_codes.h"
+#include "lib/exit_codes.h"
 #include "kernel/knobs.h"
 
 #define KNOB_DEBUGFS	"/sys/kernel/debug"

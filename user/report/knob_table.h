@@ -3,7 +3,7 @@
  * Scenarios 0029-0032: one row per delay (sleep_after_wait_ms) of a
  * store held at a kernfs wait point while rmmod removes its attribute,
  * what the kernfs active reference lets each row show, and the table as
- * KTAP diagnostics ("# " lines).  Pure: user/scenarios/knob_race.c
+ * KTAP diagnostics ("# " lines).  Pure: user/app/knob_race.c
  * measures, this judges and prints.
  */
 #ifndef SO_KNOB_TABLE_H

@@ -420,7 +420,8 @@ int so_picture_begin(struct so_picture *p)
 	return p->body ? 0 : -ENOMEM;
 }
 
-void so_picture_session(struct so_picture *p, const struct so_findings *f,
+void so_picture_session(struct so_picture *p, const struct og_graph *og,
+			uint64_t going_ns, const struct wf_finding *deadlock,
 			const char *test)
 {
 	const struct og_cycle *c;
@@ -429,14 +430,14 @@ void so_picture_session(struct so_picture *p, const struct so_findings *f,
 	char head[96];
 	uint32_t i, nr = 0;
 
-	for (i = 0; i < og_cycle_count(f->og); i++) {
-		c = og_cycle_at(f->og, i);
+	for (i = 0; i < og_cycle_count(og); i++) {
+		c = og_cycle_at(og, i);
 		if (c->verdict.kind != OG_VERDICT_NO_WAIT &&
 		    c->found_ns < origin)
 			origin = c->found_ns;
 	}
-	if (f->going_ns && f->going_ns < origin)
-		origin = f->going_ns;
+	if (going_ns && going_ns < origin)
+		origin = going_ns;
 	if (origin == UINT64_MAX)
 		origin = 0;
 	snprintf(head, sizeof(head), "sysfs-observe: %s%s",
@@ -444,15 +445,15 @@ void so_picture_session(struct so_picture *p, const struct so_findings *f,
 		 test && test[0] ? test : "");
 	pic_label(p->body, PIC_LABEL_X, y + 18, " class=\"head\"", head);
 	y += 30;
-	for (i = 0; i < og_cycle_count(f->og); i++) {
-		c = og_cycle_at(f->og, i);
+	for (i = 0; i < og_cycle_count(og); i++) {
+		c = og_cycle_at(og, i);
 		if (c->verdict.kind == OG_VERDICT_NO_WAIT)
 			continue;
-		y = pic_cycle(p->body, f->og, c, f->going_ns, origin, y);
+		y = pic_cycle(p->body, og, c, going_ns, origin, y);
 		nr++;
 	}
-	if (f->have_deadlock) {
-		y = pic_deadlock(p->body, &f->deadlock, origin, y);
+	if (deadlock) {
+		y = pic_deadlock(p->body, deadlock, origin, y);
 		nr++;
 	}
 	if (!nr) {

@@ -15,7 +15,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "report/findings.h"
+#include "analysis/order_graph.h"
+#include "analysis/waitfor.h"
 
 #define SO_PICTURE_WIDTH	1280
 
@@ -30,8 +31,10 @@ struct so_picture {
 /* 0, or -ENOMEM. */
 int so_picture_begin(struct so_picture *p);
 /* The panels of one session's findings, headed "test 0028", or
- * "(attach)" when `test` is NULL or empty. */
-void so_picture_session(struct so_picture *p, const struct so_findings *f,
+ * "(attach)" when `test` is NULL or empty: the cycles of og, the module
+ * removal's start (going_ns, 0 none), the deadlock seen (NULL none). */
+void so_picture_session(struct so_picture *p, const struct og_graph *og,
+			uint64_t going_ns, const struct wf_finding *deadlock,
 			const char *test);
 /* Writes the document to out and frees p: 0, or -EIO. */
 int so_picture_end(struct so_picture *p, FILE *out);

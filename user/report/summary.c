@@ -4,7 +4,7 @@
 #include <time.h>
 #include "report/rows.h"
 #include "report/summary.h"
-#include "trace/units.h"
+#include "lib/units.h"
 
 /* Losses that mean the analysis may have missed something. */
 static const uint32_t so_loss_counters[] = {

@@ -5,7 +5,7 @@
  */
 #include "report/rows.h"
 #include "report/summary.h"
-#include "trace/units.h"
+#include "lib/units.h"
 
 #define SO_JSON_SCHEMA	"sysfs-observe-summary/1"
 

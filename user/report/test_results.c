@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
-#include "cli/exit_codes.h"
+#include "lib/exit_codes.h"
 #include "report/test_results.h"
 
 const char *sc_result_name(enum sc_result result)

@@ -2,7 +2,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace/addr.h"
+#include "lib/addr.h"
 #include "trace/ksyms.h"
 
 struct ksyms {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace/names.h"
-#include "trace/u64map.h"
+#include "lib/u64map.h"
 
 struct so_class_entry {
 	uint64_t class_id;

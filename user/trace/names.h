@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "observe.h"
-#include "trace/addr.h"
+#include "lib/addr.h"
 #include "trace/ksyms.h"
 #include "trace/stacks.h"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "trace/u64map.h"
+#include "lib/u64map.h"
 
 #define SO_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH */
 

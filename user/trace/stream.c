@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "trace/stream.h"
-#include "trace/units.h"
+#include "lib/units.h"
 
 #define SO_COL_RESET	"\033[0m"
 #define SO_COL_RED	"\033[31m"

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include "observe.h"
 #include "trace/names.h"
-#include "trace/u64map.h"
+#include "lib/u64map.h"
 
 /*
  * By default the stream follows the driver: kernfs, module and knob

@@ -5,11 +5,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/exit_codes.h"
-#include "report/findings.h"
+#include "lib/exit_codes.h"
+#include "app/findings.h"
 #include "report/picture.h"
-#include "report/replay.h"
-#include "trace/files.h"
+#include "app/replay.h"
+#include "lib/files.h"
 #include "trace/record.h"
 #include "report/summary.h"
 #include "trace/trace_file.h"
@@ -114,6 +114,7 @@ static int on_ksym(void *ctx, uint64_t addr, uint64_t size, char type,
 /* The summary of the session that just ended, as the run printed it. */
 static void replay_summary(struct replay *rp)
 {
+	const struct so_findings *f;
 	struct so_report r = {
 		.info = &rp->info,
 		.end = &rp->end,
@@ -136,8 +137,11 @@ static void replay_summary(struct replay *rp)
 			fputc('\n', rp->out);
 		so_summary_text(rp->out, &r);
 	}
+	f = &rp->findings;
 	if (rp->svg)
-		so_picture_session(&rp->picture, &rp->findings, rp->info.test);
+		so_picture_session(&rp->picture, f->og, f->going_ns,
+				   f->have_deadlock ? &f->deadlock : NULL,
+				   rp->info.test);
 	if (so_findings_exit_code(&rp->findings))
 		rp->rc = SO_EXIT_FAIL;
 }

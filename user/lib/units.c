@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #include <stdio.h>
-#include "trace/units.h"
+#include "lib/units.h"
 
 const char *so_fmt_duration(uint64_t ns, char buf[SO_DURATION_LEN])
 {

@@ -23,7 +23,7 @@
 #include "kernel/kmsg.h"
 #include "kernel/knobs.h"
 #include "report/knob_table.h"
-#include "scenarios/knob_race.h"
+#include "app/knob_race.h"
 
 #define KR_MODULE	"test_sysfs"
 #define KR_PARAM_FILE	"/sys/module/" KR_MODULE \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #include <stdlib.h>
-#include "trace/u64map.h"
+#include "lib/u64map.h"
 
 /* Class ids are hashes already, but tids and stack ids are small and
  * dense: mix them so linear probing does not cluster. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "analysis/gates.h"
 #include "report/cycles.h"
-#include "report/findings.h"
+#include "app/findings.h"
 #include "report/json.h"
 
 /* "    sym+0x1a [module]" a frame, from the pipeline's stacks. */
@@ -392,6 +392,7 @@ int so_findings_init(struct so_findings *f, struct so_pipeline *p,
 		so_findings_fini(f);
 		return -ENOMEM;
 	}
+	og_set_judge(f->og, gate_judge);
 	f->pipeline = p;
 	f->ksyms = ks;
 	f->hang_timeout_ns = hang_timeout_ns;

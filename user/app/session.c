@@ -15,15 +15,15 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "cli/exit_codes.h"
+#include "lib/exit_codes.h"
 #include "kernel/kmsg.h"
 #include "kernel/knobs.h"
 #include "kernel/loader.h"
-#include "kernel/session.h"
-#include "trace/files.h"
+#include "app/session.h"
+#include "lib/files.h"
 #include "trace/record.h"
 #include "observe.skel.h"
-#include "report/findings.h"
+#include "app/findings.h"
 #include "report/picture.h"
 #include "report/summary.h"
 #include "trace/trace_file.h"
@@ -570,6 +570,7 @@ static void print_summary(struct live *lv, const struct so_options *opts,
 static int write_picture(struct live *lv, const struct so_options *opts,
 			 FILE *out)
 {
+	const struct so_findings *f = &lv->findings;
 	struct so_picture pic;
 
 	if (so_picture_begin(&pic)) {
@@ -577,7 +578,8 @@ static int write_picture(struct live *lv, const struct so_options *opts,
 			"memory\n", opts->svg);
 		return -1;
 	}
-	so_picture_session(&pic, &lv->findings, opts->test);
+	so_picture_session(&pic, f->og, f->going_ns,
+			   f->have_deadlock ? &f->deadlock : NULL, opts->test);
 	if (so_picture_end(&pic, out)) {
 		fprintf(stderr, "sysfs-observe: failed to write %s: %s\n",
 			opts->svg, strerror(errno));

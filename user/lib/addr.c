@@ -2,7 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include "observe.h"
-#include "trace/addr.h"
+#include "lib/addr.h"
 
 static bool so_addresses;
 

@@ -18,7 +18,7 @@
 #include "analysis/write_timeline.h"
 #include "report/summary.h"
 #include "trace/ksyms.h"
-#include "trace/pipeline.h"
+#include "app/pipeline.h"
 #include "trace/stream.h"
 
 /* Blocked this long is a hang: several seconds, since TCG is slow and

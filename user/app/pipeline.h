@@ -20,7 +20,7 @@
 #include "trace/stacks.h"
 #include "trace/stream.h"
 #include "trace/trace_file.h"
-#include "trace/u64map.h"
+#include "lib/u64map.h"
 
 /* Live mode's way to the BPF stack map: depth, or < 0 when it has none. */
 typedef int (*so_stack_fetch_fn)(void *ctx, int32_t stack_id,

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "trace/files.h"
+#include "lib/files.h"
 
 /* A regular file, opened non-blocking (a FIFO would block the open),
  * made blocking again for stdio. */

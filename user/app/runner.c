@@ -20,14 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "analysis/dmesg_check.h"
-#include "cli/exit_codes.h"
+#include "lib/exit_codes.h"
 #include "cli/scenarios.h"
 #include "kernel/kmsg.h"
 #include "kernel/knobs.h"
-#include "kernel/session.h"
+#include "app/session.h"
 #include "report/test_results.h"
-#include "scenarios/knob_race.h"
-#include "scenarios/runner.h"
+#include "app/knob_race.h"
+#include "app/runner.h"
 
 #define SC_MODULE	"test_sysfs"
 #define SC_DEBUGFS	"/sys/kernel/debug"

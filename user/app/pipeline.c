@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace/pipeline.h"
+#include "app/pipeline.h"
 #include "trace/record.h"
 
 void so_pipeline_init(struct so_pipeline *p)
