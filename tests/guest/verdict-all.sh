@@ -32,4 +32,15 @@ check "events seen, every one received ($ev)" \
 	awk -v e="$ev" 'BEGIN { split(e, v, " "); exit !(v[1] > 0 && v[1] == v[2]) }'
 edges=$(sed -n 's/^# Order edges: \([0-9]*\),.*/\1/p' /tmp/all.txt)
 check "order edges recorded ($edges)" test "${edges:-0}" -gt 0
+# Events and edges come from any process of the run, bash's start-up
+# included: a stand-in sysfs.sh that did nothing passed both.  What
+# sysfs.sh does is load and remove test_sysfs and write its attributes.
+seen=$(awk '
+	/^# / { section = $0 }
+	section == "# writes" && $NF ~ /^kn:test_sysfs[0-9]*\// { w += $1 }
+	$1 == "finit_module" { l = $2 }
+	$1 == "delete_module" { d = $2 }
+	END { printf "%d %d %d", w, l, d }' /tmp/all.txt)
+check "sysfs.sh's work observed (test_sysfs writes, loads, removals: $seen)" \
+	awk -v s="$seen" 'BEGIN { split(s, v, " "); exit !(v[1] > 0 && v[2] > 0 && v[3] > 0) }'
 finish
