@@ -20,6 +20,7 @@
 #include "kernel/knobs.h"
 #include "kernel/loader.h"
 #include "app/session.h"
+#include "app/session_internal.h"
 #include "lib/files.h"
 #include "trace/record.h"
 #include "observe.skel.h"
@@ -27,35 +28,6 @@
 #include "report/picture.h"
 #include "report/summary.h"
 #include "trace/trace_file.h"
-
-static volatile sig_atomic_t exiting, nr_signals;
-
-/*
- * The first Ctrl-C (or SIGTERM) ends the session; teardown then stops
- * the workload, detaches, restores the knobs and closes the trace, which
- * takes seconds.  A second one is held off, saying so: dying there would
- * leave the kernfs knobs armed and the trace without its trailer.  A
- * third kills.
- */
-static void on_signal(int sig)
-{
-	static const char held[] = "\nsysfs-observe: stopping: restoring "
-		"the knobs and closing the trace first (again to kill)\n";
-
-	exiting = 1;
-	if (++nr_signals == 2) {
-		if (write(STDERR_FILENO, held, sizeof(held) - 1) < 0)
-			return;
-	} else if (nr_signals > 2) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-}
-
-bool session_interrupted(void)
-{
-	return exiting;
-}
 
 static uint64_t mono_ns(void)
 {
@@ -666,9 +638,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		return SO_EXIT_FAIL;
 	lv->obs = obs;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	signals_catch();
 
 	if (live_setup(lv, opts)) {
 		fprintf(stderr, "sysfs-observe: failed to set up: out of "
@@ -775,7 +745,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 			"Ctrl-C to stop\n", loader_nr_attached(&obs->loader));
 		fflush(stderr);
 	}
-	while (!exiting) {
+	while (!session_interrupted()) {
 		int err = loader_poll(&obs->loader, 100);
 		uint64_t now = mono_ns();
 
@@ -849,11 +819,11 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		rc = SO_EXIT_FAIL;
 	if (svg && write_picture(lv, opts, svg) && rc != SO_EXIT_FAIL)
 		rc = SO_EXIT_USAGE;
-	if (driver && drv_sig && !exiting)
+	if (driver && drv_sig && !session_interrupted())
 		fprintf(drv_to, "# the observed workload was killed by signal "
 			"%d (%s)\n", drv_sig, sigabbrev_np(drv_sig) ?
 			sigabbrev_np(drv_sig) : "?");
-	else if (driver && drv_rc && !exiting)
+	else if (driver && drv_rc && !session_interrupted())
 		fprintf(drv_to, "# the observed workload exited with status "
 			"%d\n", drv_rc);
 	/* kselftest: fail beats skip beats pass. */
