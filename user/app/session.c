@@ -280,116 +280,6 @@ static void live_teardown(struct live *lv)
 	ksyms_free(lv->ksyms);
 }
 
-static int exec_command(void *ctx)
-{
-	char **argv = ctx;
-
-	execvp(argv[0], argv);
-	fprintf(stderr, "sysfs-observe: failed to run %s: %s\n", argv[0],
-		strerror(errno));
-	return 127;
-}
-
-/*
- * Start the driver held until it is watched, so its first write counts.
- * With `out` its stdout and stderr are a pipe we copy to ours: a driver
- * stuck in the kernel for good (a real deadlock) must not keep holding
- * our stdout open, or `sysfs-observe --test 0028 | tee log` would never
- * end although we do.  An --attach command keeps the terminal.
- */
-static pid_t start_driver(struct so_loader *l, session_driver_fn fn,
-			  void *ctx, int *out)
-{
-	int go[2], po[2] = { -1, -1 };
-	pid_t pid;
-	char c;
-
-	if (pipe(go))
-		return -1;
-	if (out && pipe2(po, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		close(go[1]);
-		if (out && (dup2(po[1], STDOUT_FILENO) < 0 ||
-			    dup2(po[1], STDERR_FILENO) < 0))
-			_exit(127);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		close(go[0]);
-		setpgid(0, 0);	/* Ctrl-C goes to us; we pass it on */
-		_exit(fn(ctx));
-	}
-	close(go[0]);
-	if (out) {
-		close(po[1]);
-		*out = po[0];
-		if (pid < 0) {
-			close(po[0]);
-			*out = -1;
-		} else {
-			fcntl(po[0], F_SETFL, O_NONBLOCK);
-		}
-	}
-	if (pid > 0)
-		loader_watch_tgid(l, pid);
-	if (write(go[1], "g", 1) != 1)
-		pid = -1;
-	close(go[1]);
-	return pid;
-}
-
-/* Copy what the driver printed so far to `to`; -1 once it closed its
- * end. */
-static int copy_driver_output(int fd, FILE *to)
-{
-	char buf[4096];
-	ssize_t n;
-
-	while (fd >= 0) {
-		n = read(fd, buf, sizeof(buf));
-		if (n > 0) {
-			fflush(to);
-			if (write(fileno(to), buf, n) != n)
-				break;
-			continue;
-		}
-		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-			close(fd);
-			return -1;
-		}
-		if (errno == EAGAIN)
-			break;
-	}
-	return fd;
-}
-
-/* Ctrl-C, --duration or a failure: SIGTERM the driver's process group
- * (it cleans up), wait a bounded time, then SIGKILL. */
-static void stop_driver(pid_t child, int *status)
-{
-	int i;
-
-	kill(-child, SIGTERM);
-	kill(child, SIGTERM);
-	for (i = 0; i < 300; i++) {	/* 30 s: a module unload under TCG */
-		if (waitpid(child, status, WNOHANG) == child)
-			return;
-		usleep(100000);
-	}
-	fprintf(stderr, "sysfs-observe: warning: the workload did not stop "
-		"in 30 s; killed\n");
-	kill(-child, SIGKILL);
-	waitpid(child, status, 0);
-}
-
 static void scan_task(void *ctx, uint32_t tid, const struct so_task_state *ts)
 {
 	struct live *lv = ctx;
@@ -622,20 +512,19 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	uint64_t deadline = 0, t0;
 	bool deadlock = false, recording = opts->subcommand == SO_SUB_RECORD;
 	struct live *lv;
-	int rc, status = 0, drv_rc = 0, drv_sig = 0, drv_out = -1;
-	bool own_driver = driver != NULL;
+	struct driver drv;
 	char kmarker[96] = "";
-	pid_t child = -1;
 	FILE *svg = NULL;
+	int rc;
 	/* With --format json or ktap, stdout carries that format and
 	 * nothing else: live lines go to stderr, and so does what the
 	 * driver prints under JSON (KTAP's driver lines are its own). */
 	FILE *side = opts->format == SO_FMT_TEXT ? stdout : stderr;
-	FILE *drv_to = opts->format == SO_FMT_JSON ? stderr : stdout;
 
 	lv = calloc(1, sizeof(*lv));
 	if (!lv)
 		return SO_EXIT_FAIL;
+	driver_init(&drv, opts, driver, driver_ctx);
 	lv->obs = obs;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signals_catch();
@@ -711,27 +600,19 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	}
 	if (opts->duration_s > 0)
 		deadline = t0 + (uint64_t)(opts->duration_s * 1e9);
-	if (!driver && opts->command) {
-		driver = exec_command;
-		driver_ctx = opts->command;
-	}
 	/* Where the workload's part of the kernel log begins. */
-	if (driver) {
+	if (drv.fn) {
 		snprintf(kmarker, sizeof(kmarker), "sysfs-observe: session %s "
 			 "at %llu", opts->test ? opts->test : "(attach)",
 			 (unsigned long long)mono_ns());
 		if (!kmsg_mark(kmarker))
 			kmarker[0] = '\0';
 	}
-	if (driver) {
-		child = start_driver(&obs->loader, driver, driver_ctx,
-				     own_driver ? &drv_out : NULL);
-		if (child < 0) {
-			fprintf(stderr, "sysfs-observe: failed to start the "
-				"workload: %s\n", strerror(errno));
-			rc = SO_EXIT_FAIL;
-			goto out;
-		}
+	if (driver_start(&drv, &obs->loader)) {
+		fprintf(stderr, "sysfs-observe: failed to start the "
+			"workload: %s\n", strerror(errno));
+		rc = SO_EXIT_FAIL;
+		goto out;
 	}
 
 	/*
@@ -754,17 +635,15 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 				"ring buffer: %s\n", strerror(-err));
 			break;
 		}
-		drv_out = copy_driver_output(drv_out, drv_to);
+		driver_copy_output(&drv);
 		scan_tasks(obs, lv, now);
 		recover_edges(obs, lv, now, false);
 		if (so_findings_check(&lv->findings, now)) {
 			deadlock = true;
 			break;
 		}
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = -1;
+		if (driver_exited(&drv))
 			break;
-		}
 		if (deadline && now >= deadline)
 			break;
 		/* The reader is gone (`--attach | head -1`; SIGPIPE is
@@ -776,19 +655,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	 * the ring buffer still holds plus what we already took. */
 	loader_pause(&obs->loader);
 	loader_counters(&obs->loader, lv->end.counters);
-	if (!deadlock && child > 0)
-		stop_driver(child, &status);
-	if (!deadlock && child > 0)
-		child = -1;
-	/* Its last lines (a loop child may still hold the pipe: take what
-	 * is there, do not wait for its end). */
-	drv_out = copy_driver_output(drv_out, drv_to);
-	if (WIFEXITED(status))
-		drv_rc = WEXITSTATUS(status);
-	else if (driver)
-		drv_rc = SO_EXIT_FAIL;
-	if (driver && WIFSIGNALED(status))
-		drv_sig = WTERMSIG(status);
+	driver_finish(&drv, deadlock);
 	if (!deadlock)
 		loader_poll(&obs->loader, 0);
 	recover_edges(obs, lv, mono_ns(), true);
@@ -819,30 +686,17 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		rc = SO_EXIT_FAIL;
 	if (svg && write_picture(lv, opts, svg) && rc != SO_EXIT_FAIL)
 		rc = SO_EXIT_USAGE;
-	if (driver && drv_sig && !session_interrupted())
-		fprintf(drv_to, "# the observed workload was killed by signal "
-			"%d (%s)\n", drv_sig, sigabbrev_np(drv_sig) ?
-			sigabbrev_np(drv_sig) : "?");
-	else if (driver && drv_rc && !session_interrupted())
-		fprintf(drv_to, "# the observed workload exited with status "
-			"%d\n", drv_rc);
-	/* kselftest: fail beats skip beats pass. */
-	if (rc != SO_EXIT_FAIL && driver && drv_rc)
-		rc = drv_rc == SO_EXIT_SKIP ? SO_EXIT_SKIP : SO_EXIT_FAIL;
+	rc = driver_verdict(&drv, rc);
 	if (deadlock) {
 		/* The blocked task and its workload stay as they are: the
 		 * caller reports and leaves through observer_abandon(). */
 		obs->wedged = true;
 		rc = SO_EXIT_FAIL;
-		child = -1;
 	}
 out:
 	if (svg)
 		fclose(svg);
-	if (child > 0)
-		stop_driver(child, &status);
-	if (drv_out >= 0)
-		close(drv_out);
+	driver_release(&drv);
 	obs->cur = NULL;
 	live_teardown(lv);
 	free(lv);
