@@ -29,87 +29,6 @@
 #include "report/summary.h"
 #include "trace/trace_file.h"
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static uint64_t real_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-struct live;
-
-struct so_observer {
-	struct so_loader loader;
-	struct loader_opts lopts;
-	struct live *cur;	/* the session the ring buffer feeds */
-	bool wedged;
-	/* record: one file for every session (every test of --test all) */
-	FILE *trace;
-	struct tf_writer writer;
-};
-
-struct live {
-	struct so_observer *obs;
-	struct so_pipeline pipeline;
-	struct so_stream stream;
-	struct so_stats stats;
-	struct so_findings findings;
-	struct so_session_info info;
-	struct so_session_end end;
-	struct ksyms *ksyms;
-	struct so_names *names;
-	uint64_t ksyms_ns;	/* last add_module_ksyms() */
-	uint64_t scan_ns;	/* last scan_tasks() */
-	bool scan_warned;
-	uint64_t drops_seen;	/* ring-buffer drops at the last look */
-	uint64_t drops_ns;	/* when they last grew */
-	uint64_t drops_check_ns;
-	uint64_t recover_before_ns; /* edges newer may still be in the ring */
-};
-
-/*
- * Module symbols ("[test_sysfs]", "[bpf]" trampolines) exist only while
- * the module is loaded: add them after each load (at most every 2 s, a
- * load loop must not starve the ring buffer), at a deadlock and at the
- * end, so stacks taken in a module that is gone by then still resolve.
- */
-static void add_module_ksyms(struct live *lv)
-{
-	char line[512], *buf = NULL, err[128];
-	size_t len = 0;
-	FILE *in, *mem, *rd;
-
-	in = fopen("/proc/kallsyms", "r");
-	if (!in)
-		return;
-	mem = open_memstream(&buf, &len);
-	if (!mem) {
-		fclose(in);
-		return;
-	}
-	while (fgets(line, sizeof(line), in))
-		if (strchr(line, '['))
-			fputs(line, mem);
-	fclose(in);
-	fclose(mem);
-	rd = len ? fmemopen(buf, len, "r") : NULL;
-	if (rd) {
-		ksyms_load(lv->ksyms, rd, err, sizeof(err));
-		fclose(rd);
-	}
-	free(buf);
-	lv->ksyms_ns = mono_ns();
-}
-
 static int feed(void *ctx, const void *rec, size_t len)
 {
 	struct so_observer *obs = ctx;
@@ -121,163 +40,8 @@ static int feed(void *ctx, const void *rec, size_t len)
 	so_pipeline_feed(&lv->pipeline, rec, len);
 	if (len >= sizeof(*ev) && ev->type == SO_EV_MOD_LOAD_END &&
 	    !ev->ret && mono_ns() - lv->ksyms_ns > 2000000000ULL)
-		add_module_ksyms(lv);
+		live_add_module_ksyms(lv);
 	return 0;
-}
-
-static int fetch_stack(void *ctx, int32_t id, uint64_t *addrs, uint32_t max)
-{
-	struct live *lv = ctx;
-	__u64 buf[32] = { 0 };
-	uint32_t n;
-
-	if (!lv->obs->loader.skel || id < 0 ||
-	    bpf_map_lookup_elem(bpf_map__fd(lv->obs->loader.skel->maps.stacks),
-				&id, buf))
-		return -1;
-	for (n = 0; n < max && n < 32 && buf[n]; n++)
-		addrs[n] = buf[n];
-	return n;
-}
-
-/* The loader's probe modes, in the trace file's terms. */
-static void fill_probes(struct live *lv)
-{
-	static const uint32_t modes[] = {
-		[PROBE_MISSING] = SO_PROBE_MISSING,
-		[PROBE_FENTRY] = SO_PROBE_FENTRY,
-		[PROBE_KPROBE] = SO_PROBE_KPROBE,
-		[PROBE_TRACEPOINT] = SO_PROBE_TRACEPOINT,
-	};
-	const struct so_loader *l = &lv->obs->loader;
-	size_t i;
-
-	/* A row whose counterpart is probed is no loss: not listed. */
-	for (i = 0; i < l->nr_probes; i++)
-		if (!l->probes[i].replaced)
-			so_session_add_probe(&lv->info,
-					     l->probes[i].def->target,
-					     modes[l->probes[i].mode]);
-}
-
-/* "name=value ..." of a loaded module's parameters, for the header. */
-static void read_module_params(const char *module, char *out, size_t len)
-{
-	char dir[128], path[512], val[64];
-	struct dirent *de;
-	size_t used = 0;
-	DIR *d;
-
-	out[0] = 0;
-	snprintf(dir, sizeof(dir), "/sys/module/%s/parameters", module);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(val, sizeof(val), f)) {
-			val[strcspn(val, "\n")] = 0;
-			used += snprintf(out + used, used < len ? len - used : 0,
-					 "%s%s=%s", used ? " " : "",
-					 de->d_name, val);
-		}
-		fclose(f);
-	}
-	closedir(d);
-}
-
-/*
- * The write timelines' label when a knob wait event does not carry the
- * knob state (the probe could not read it): which wait_* bool is Y and
- * the delay, read from debugfs while the writer waits.
- */
-static void knob_label(void *ctx, char *label, size_t len)
-{
-	char val[KNOB_VALUE_LEN];
-	size_t used = 0;
-	uint32_t p;
-
-	/* knobs.c knows the debugfs paths; the wait points are its wait_*
-	 * bools under the names the events use. */
-	for (p = 0; p < SO_KNOB_NR; p++)
-		if (!knobs_get(knob_find(so_knob_point_name(p)), val,
-			       sizeof(val)) && val[0] == 'Y')
-			used += snprintf(label + used, used < len ? len - used : 0,
-					 "%s%s", used ? "|" : "",
-					 so_knob_point_name(p));
-	if (knobs_get(KNOB_SLEEP_AFTER_WAIT_MS, val, sizeof(val)))
-		snprintf(val, sizeof(val), "?");
-	if (used < len)
-		snprintf(label + used, len - used, "%ssleep_after_wait_ms=%s",
-			 used ? ", " : "", val);
-	(void)ctx;
-}
-
-static int live_setup(struct live *lv, const struct so_options *opts)
-{
-	char err[256];
-	FILE *f;
-
-	lv->ksyms = ksyms_new();
-	f = fopen("/proc/kallsyms", "r");
-	if (lv->ksyms && f && ksyms_load(lv->ksyms, f, err, sizeof(err)) < 0)
-		fprintf(stderr, "sysfs-observe: warning: no kernel symbols: "
-			"%s\n  stacks print as addresses; run as root with "
-			"kernel.kptr_restrict=0\n", err);
-	if (f)
-		fclose(f);
-	lv->names = so_names_new(lv->ksyms);
-	if (!lv->ksyms || !lv->names)
-		return -ENOMEM;
-	so_stats_init(&lv->stats);
-	so_pipeline_init(&lv->pipeline);
-	lv->pipeline.names = lv->names;
-	lv->pipeline.stats = &lv->stats;
-	lv->pipeline.fetch_stack = fetch_stack;
-	lv->pipeline.fetch_ctx = lv;
-	if (so_findings_init(&lv->findings, &lv->pipeline, lv->ksyms,
-			     opts->hang_timeout_s > 0 ?
-			     (uint64_t)(opts->hang_timeout_s * 1e9) :
-			     SO_HANG_TIMEOUT_DEFAULT_NS))
-		return -ENOMEM;
-	so_findings_attach(&lv->findings, &lv->pipeline);
-	lv->findings.knob_label = knob_label;
-	lv->findings.clock_ns = mono_ns;
-	if (opts->module)
-		og_name_module(lv->findings.og, opts->module);
-
-	lv->info.start_realtime_ns = real_ns();
-	lv->info.start_mono_ns = mono_ns();
-	lv->info.pid_filter = opts->pid;
-	snprintf(lv->info.tool, sizeof(lv->info.tool), "sysfs-observe 0.1");
-	if (opts->test || opts->watch)
-		snprintf(lv->info.test, sizeof(lv->info.test), "%s",
-			 opts->test ? opts->test : opts->watch);
-	if (opts->module)
-		snprintf(lv->info.module_filter,
-			 sizeof(lv->info.module_filter), "%s", opts->module);
-	if (opts->path_prefix)
-		snprintf(lv->info.path_prefix, sizeof(lv->info.path_prefix),
-			 "%s", opts->path_prefix);
-	knobs_fill_info(&lv->info);
-	return 0;
-}
-
-static void live_teardown(struct live *lv)
-{
-	so_stream_fini(&lv->stream);	/* zeroed when never started */
-	so_findings_fini(&lv->findings);
-	so_pipeline_fini(&lv->pipeline);
-	so_stats_fini(&lv->stats);
-	so_names_free(lv->names);
-	ksyms_free(lv->ksyms);
 }
 
 static void scan_task(void *ctx, uint32_t tid, const struct so_task_state *ts)
@@ -545,12 +309,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 		goto out;
 	}
 	obs->cur = lv;
-	snprintf(lv->info.kernel, sizeof(lv->info.kernel), "%s",
-		 obs->loader.kernel_release);
-	fill_probes(lv);
-	read_module_params(opts->module ? opts->module : "test_sysfs",
-			   lv->info.module_params,
-			   sizeof(lv->info.module_params));
+	live_describe(lv, opts);
 	if (opts->pid && loader_watch_tgid(&obs->loader, opts->pid))
 		fprintf(stderr, "sysfs-observe: warning: cannot watch pid "
 			"%u\n", opts->pid);
@@ -663,7 +422,7 @@ int observer_session(struct so_observer *obs, const struct so_options *opts,
 	    loader_class_counts(&obs->loader, add_class_counts, lv))
 		fprintf(stderr, "sysfs-observe: warning: failed to read the "
 			"kernel's counts: the tables are short\n");
-	add_module_ksyms(lv);
+	live_add_module_ksyms(lv);
 	lv->end.end_mono_ns = mono_ns();
 	if (recording) {
 		lv->end.nr_events = obs->writer.nr_events;

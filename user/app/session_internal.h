@@ -8,12 +8,63 @@
 #define SO_SESSION_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 #include "cli/options.h"
+#include "kernel/loader.h"
+#include "app/findings.h"
+#include "app/pipeline.h"
 #include "app/session.h"
+#include "trace/trace_file.h"
 
-struct so_loader;
+/* The session's clock: events, deadlines and findings all use it. */
+static inline uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+struct live;
+
+struct so_observer {
+	struct so_loader loader;
+	struct loader_opts lopts;
+	struct live *cur;	/* the session the ring buffer feeds */
+	bool wedged;
+	/* record: one file for every session (every test of --test all) */
+	FILE *trace;
+	struct tf_writer writer;
+};
+
+struct live {
+	struct so_observer *obs;
+	struct so_pipeline pipeline;
+	struct so_stream stream;
+	struct so_stats stats;
+	struct so_findings findings;
+	struct so_session_info info;
+	struct so_session_end end;
+	struct ksyms *ksyms;
+	struct so_names *names;
+	uint64_t ksyms_ns;	/* last live_add_module_ksyms() */
+	uint64_t scan_ns;	/* last scan_tasks() */
+	bool scan_warned;
+	uint64_t drops_seen;	/* ring-buffer drops at the last look */
+	uint64_t drops_ns;	/* when they last grew */
+	uint64_t drops_check_ns;
+	uint64_t recover_before_ns; /* edges newer may still be in the ring */
+};
+
+/* live.c: one session's state, from its symbols to its header. */
+int live_setup(struct live *lv, const struct so_options *opts);
+/* Once attached and reset: what the header says of the kernel side. */
+void live_describe(struct live *lv, const struct so_options *opts);
+void live_teardown(struct live *lv);
+void live_add_module_ksyms(struct live *lv);
 
 /* signals.c: Ctrl-C and SIGTERM end the session (session_interrupted()),
  * a closed reader does not kill us. */
