@@ -29,6 +29,7 @@ static inline uint64_t mono_ns(void)
 }
 
 struct live;
+struct driver;
 
 struct so_observer {
 	struct so_loader loader;
@@ -65,6 +66,16 @@ int live_setup(struct live *lv, const struct so_options *opts);
 void live_describe(struct live *lv, const struct so_options *opts);
 void live_teardown(struct live *lv);
 void live_add_module_ksyms(struct live *lv);
+
+/* event_loop.c: the loader's on_record, ctx the observer. */
+int event_loop_feed(void *ctx, const void *rec, size_t len);
+/* True: a deadlock ended it. */
+bool event_loop_run(struct so_observer *obs, struct live *lv,
+		    struct driver *drv, uint64_t deadline);
+/* After the loop: the driver stopped, the ring buffer and the kernel's
+ * tables read to the end. */
+void event_loop_drain(struct so_observer *obs, struct live *lv,
+		      struct driver *drv, bool deadlock);
 
 /* signals.c: Ctrl-C and SIGTERM end the session (session_interrupted()),
  * a closed reader does not kill us. */
