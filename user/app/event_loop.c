@@ -126,12 +126,7 @@ static void add_class_counts(void *ctx, uint64_t class_id, const char *name,
 	so_stats_add_class_counts(&lv->stats, class_id, counts);
 }
 
-/*
- * Until Ctrl-C, --duration, the driver's exit, a closed reader or a
- * deadlock (true).
- */
-bool event_loop_run(struct so_observer *obs, struct live *lv,
-		    struct driver *drv, uint64_t deadline)
+bool event_loop_run(struct so_observer *obs, struct live *lv)
 {
 	while (!session_interrupted()) {
 		int err = loader_poll(&obs->loader, 100);
@@ -142,14 +137,14 @@ bool event_loop_run(struct so_observer *obs, struct live *lv,
 				"ring buffer: %s\n", strerror(-err));
 			break;
 		}
-		driver_copy_output(drv);
+		driver_copy_output(&lv->drv);
 		scan_tasks(obs, lv, now);
 		recover_edges(obs, lv, now, false);
 		if (so_findings_check(&lv->findings, now))
 			return true;
-		if (driver_exited(drv))
+		if (driver_exited(&lv->drv))
 			break;
-		if (deadline && now >= deadline)
+		if (lv->deadline && now >= lv->deadline)
 			break;
 		/* The reader is gone (`--attach | head -1`; SIGPIPE is
 		 * ignored so that the knobs are restored): stop. */
@@ -159,15 +154,14 @@ bool event_loop_run(struct so_observer *obs, struct live *lv,
 	return false;
 }
 
-void event_loop_drain(struct so_observer *obs, struct live *lv,
-		      struct driver *drv, bool deadlock)
+void event_loop_drain(struct so_observer *obs, struct live *lv)
 {
 	/* Pause, then count, then drain: what was submitted is then what
 	 * the ring buffer still holds plus what we already took. */
 	loader_pause(&obs->loader);
 	loader_counters(&obs->loader, lv->end.counters);
-	driver_finish(drv, deadlock);
-	if (!deadlock)
+	driver_finish(&lv->drv, lv->deadlock);
+	if (!lv->deadlock)
 		loader_poll(&obs->loader, 0);
 	recover_edges(obs, lv, mono_ns(), true);
 	if (obs->loader.aggregate &&
