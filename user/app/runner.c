@@ -28,34 +28,11 @@
 #include "report/test_results.h"
 #include "app/knob_race.h"
 #include "app/runner.h"
+#include "app/runner_internal.h"
 
-#define SC_MODULE	"test_sysfs"
-#define SC_DEBUGFS	"/sys/kernel/debug"
-#define SC_RESET_FILE	SC_DEBUGFS "/test_sysfs/reset_first_test_dev"
-#define SC_PARAMS_LEN	1024
-#define SC_WRITER_PAUSE_US	200	/* a C loop outruns bash's by far */
+volatile sig_atomic_t sc_stop;
 
-struct sc_run {
-	const struct so_options *opts;
-	const struct sc_scenario *tests[64];
-	unsigned int counts[64];
-	unsigned int nr_tests;
-	bool watch;
-	bool all;		/* --test all: 0027/0028 run fixed */
-	unsigned int cur;	/* the test this session runs */
-	bool ktap;
-	FILE *results;	/* the result lines: stderr under --format json */
-	char ko_path[PATH_MAX];
-	char reason[256];	/* why the current test failed */
-};
-
-static volatile sig_atomic_t sc_stop;
-
-/* snprintf whose truncation is expected: paths and reasons are short. */
-static int sc_str(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int sc_str(char *buf, size_t len, const char *fmt, ...)
+int sc_str(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -66,138 +43,18 @@ static int sc_str(char *buf, size_t len, const char *fmt, ...)
 	return n;
 }
 
-static void sc_on_term(int sig)
+void sc_on_term(int sig)
 {
 	(void)sig;
 	sc_stop = 1;
 }
 
-static double sc_now(void)
+double sc_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Like modprobe: the path modules.dep gives for test_sysfs.ko. */
-static int sc_find_module(char *path, size_t len)
-{
-	char dep[PATH_MAX], line[PATH_MAX];
-	struct utsname u;
-	FILE *f;
-	int found = -ENOENT;
-
-	if (uname(&u))
-		return -errno;
-	sc_str(dep, sizeof(dep), "/lib/modules/%s/modules.dep", u.release);
-	f = fopen(dep, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-		char *base;
-
-		if (!colon)
-			continue;
-		*colon = '\0';
-		base = strrchr(line, '/');
-		base = base ? base + 1 : line;
-		if (strcmp(base, SC_MODULE ".ko") &&
-		    strncmp(base, SC_MODULE ".ko.", 7 + sizeof(SC_MODULE)))
-			continue;
-		if (line[0] == '/')
-			sc_str(path, len, "%s", line);
-		else
-			sc_str(path, len, "/lib/modules/%s/%s", u.release,
-				 line);
-		found = 0;
-		break;
-	}
-	fclose(f);
-	return found;
-}
-
-/* sysfs.sh disables 0027/0028 (they can hang the box); `all` runs them
- * with the fix, where they must come out GATED. */
-static bool sc_fixed(const struct sc_run *run, const struct sc_scenario *sc)
-{
-	return run->opts->fixed || (run->all && !sc->enabled);
-}
-
-static void sc_params(const struct sc_run *run, const struct sc_scenario *sc,
-		      const char *extra, char *buf, size_t len)
-{
-	unsigned int i;
-	size_t n;
-
-	n = sc_str(buf, len, "devtype=%d", sc->devtype == SC_DEV_BLOCK);
-	if (extra && n < len)
-		n += sc_str(buf + n, len - n, " %s", extra);
-	if (sc_fixed(run, sc) && n < len)
-		n += sc_str(buf + n, len - n, " enable_try_module_get=1");
-	for (i = 0; i < run->opts->nr_params && n < len; i++)
-		n += sc_str(buf + n, len - n, " %s", run->opts->params[i]);
-}
-
-static int sc_load(const struct sc_run *run, const char *params)
-{
-	int fd = open(run->ko_path, O_RDONLY | O_CLOEXEC);
-	int rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return rc;
-}
-
-static int sc_unload(void)
-{
-	if (syscall(SYS_delete_module, SC_MODULE, O_NONBLOCK) &&
-	    errno != ENOENT)
-		return -errno;
-	return 0;
-}
-
-/*
- * A module an earlier run wedged (rmmod blocked in kernfs_drain() by the
- * unfixed 0027/0028) stays "going" until reboot: no test can load it.
- * True, with the reason, when that is so.
- */
-static bool sc_module_wedged(char *why, size_t len)
-{
-	char state[16] = "";
-	FILE *f = fopen("/sys/module/" SC_MODULE "/initstate", "re");
-
-	if (!f)
-		return false;
-	if (!fgets(state, sizeof(state), f))
-		state[0] = '\0';
-	fclose(f);
-	if (strncmp(state, "going", 5))
-		return false;
-	sc_str(why, len, SC_MODULE " is stuck unloading since an earlier "
-	       "run (a deadlock: a task waits in kernfs_drain()); reboot to "
-	       "clear it");
-	return true;
-}
-
-/* Unload, trying every 100 ms: a writer may still hold the module
- * briefly.  0, or the last -errno. */
-static int sc_unload_within(int tries)
-{
-	int err = 0, i;
-
-	for (i = 0; i < tries && (err = sc_unload()); i++)
-		usleep(100000);
-	return err;
-}
-
-/* At the end or on SIGTERM: 10 s. */
-static void sc_unload_for_good(void)
-{
-	sc_unload_within(100);
 }
 
 static int sc_write(const char *path, const char *text)
@@ -240,11 +97,7 @@ static int sc_read_long(const char *path, long *value)
 	return end == text ? -EINVAL : 0;
 }
 
-static int sc_fail(struct sc_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Records why the test failed; returns -1 for the caller to return. */
-static int sc_fail(struct sc_run *run, const char *fmt, ...)
+int sc_fail(struct sc_run *run, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -447,27 +300,6 @@ static void sc_loops(const struct sc_run *run, const struct sc_scenario *sc,
 	for (i = 0; i < n; i++)
 		if (pids[i] > 0)
 			waitpid(pids[i], NULL, 0);
-}
-
-/* modprobe_reset: unload (quietly) and load with the scenario's
- * parameters. */
-static int sc_reload(struct sc_run *run, const struct sc_scenario *sc,
-		     const char *extra)
-{
-	char params[SC_PARAMS_LEN];
-	int err = sc_unload_within(50);
-
-	/* Still loaded: loading "again" would keep the old parameters. */
-	if (err)
-		return sc_fail(run, "could not unload %s to load it with "
-			       "this test's parameters: %s", SC_MODULE,
-			       strerror(-err));
-	sc_params(run, sc, extra, params, sizeof(params));
-	err = sc_load(run, params);
-	if (err)
-		return sc_fail(run, "failed to load %s: %s", run->ko_path,
-			       strerror(-err));
-	return 0;
 }
 
 static int sc_prepare(struct sc_run *run, const struct sc_scenario *sc,
@@ -757,7 +589,7 @@ int sc_runner_main(const struct so_options *opts)
 	struct so_options session_opts = *opts;
 	struct so_observer *obs;
 	struct sc_run *run;
-	int rc, err;
+	int rc;
 
 	if (opts->action == SO_ACT_LIST) {
 		sc_list(stdout);
@@ -789,26 +621,8 @@ int sc_runner_main(const struct so_options *opts)
 		rc = SO_EXIT_USAGE;
 		goto out;
 	}
-	if (opts->module_path) {
-		sc_str(run->ko_path, sizeof(run->ko_path), "%s",
-		       opts->module_path);
-		err = access(run->ko_path, R_OK) ? -errno : 0;
-	} else {
-		err = sc_find_module(run->ko_path, sizeof(run->ko_path));
-	}
-	if (err) {
-		if (opts->module_path)
-			fprintf(stderr, "sysfs-observe: %s: %s\n  build it "
-				"with `make module` or pass --module PATH\n",
-				opts->module_path, strerror(-err));
-		else
-			fprintf(stderr, "sysfs-observe: %s.ko not found in "
-				"modules.dep: %s\n  build it with `make "
-				"module` and install it under /lib/modules/"
-				"$(uname -r) (then depmod), or pass --module "
-				"PATH\n", SC_MODULE, strerror(-err));
+	if (sc_module_locate(run, opts))
 		goto out;
-	}
 	/* KTAP on stdout must stay KTAP: no live stream there. */
 	if (run->ktap)
 		session_opts.quiet = true;
