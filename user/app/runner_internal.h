@@ -16,9 +16,7 @@
 
 #define SC_MODULE	"test_sysfs"
 #define SC_DEBUGFS	"/sys/kernel/debug"
-#define SC_RESET_FILE	SC_DEBUGFS "/test_sysfs/reset_first_test_dev"
 #define SC_PARAMS_LEN	1024
-#define SC_WRITER_PAUSE_US	200	/* a C loop outruns bash's by far */
 
 struct sc_run {
 	const struct so_options *opts;
@@ -59,5 +57,8 @@ int sc_unload_within(int tries);
 void sc_unload_for_good(void);
 int sc_reload(struct sc_run *run, const struct sc_scenario *sc,
 	      const char *extra);
+
+/* workloads.c: one run of a scenario, its sysfs steps and loops. */
+int sc_run_once(struct sc_run *run, const struct sc_scenario *sc);
 
 #endif /* SO_RUNNER_INTERNAL_H */
