@@ -2,27 +2,19 @@
 /*
  * The steps of sysfs.sh in C, run in the session's watched driver child:
  * every module load, unload and sysfs write happens there or in the
- * loops it forks, never in the observer.
+ * loops it forks, never in the observer.  This file orchestrates: which
+ * tests, one session each, the driver's test case, the parent's cleanup
+ * after it; the steps are module_ops.c, workloads.c, dmesg.c, debugfs.c.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "analysis/dmesg_check.h"
 #include "lib/exit_codes.h"
 #include "cli/scenarios.h"
-#include "kernel/kmsg.h"
 #include "kernel/knobs.h"
 #include "app/session.h"
 #include "report/test_results.h"
@@ -67,32 +59,6 @@ int sc_fail(struct sc_run *run, const char *fmt, ...)
 	return -1;
 }
 
-static void sc_mark_dmesg(const struct sc_scenario *sc, char *marker,
-			  size_t len)
-{
-	sc_str(marker, len, SC_DMESG_MARKER_FMT, sc->id,
-		 (unsigned long long)(sc_now() * 1e6));
-	if (!kmsg_mark(marker))
-		marker[0] = '\0';
-}
-
-/*
- * check_dmesg: 0 clean, -1 a splat since the marker.  Lockdep's cycle
- * reports are the session's to judge against its cycles (a gated one is
- * lockdep's false alarm), so they are not a splat here.
- */
-static int sc_check_dmesg(struct sc_run *run, const char *marker)
-{
-	char line[200], *log = marker[0] ? kmsg_read_all() : NULL;
-	int rc = 0;
-
-	if (log && sc_dmesg_splat(log, marker, SC_DMESG_CYCLES_JUDGED, line,
-				  sizeof(line)))
-		rc = sc_fail(run, "something found in dmesg: %s", line);
-	free(log);
-	return rc;
-}
-
 /* test_case: load, skip when the target is missing, run count times,
  * then check dmesg since the last run started. */
 static enum sc_result sc_test_case(struct sc_run *run,
@@ -117,27 +83,17 @@ static enum sc_result sc_test_case(struct sc_run *run,
 		return SC_SKIP;
 	}
 	for (i = 0; i < count && !sc_stop; i++) {
-		sc_mark_dmesg(sc, marker, sizeof(marker));
+		sc_dmesg_mark(sc, marker, sizeof(marker));
 		if (sc_run_once(run, sc))
 			return SC_FAIL;
 	}
-	if (sc_check_dmesg(run, marker))
+	if (sc_dmesg_check(run, marker))
 		return SC_FAIL;
 	if (sc_stop) {
 		sc_str(run->reason, sizeof(run->reason), "interrupted");
 		return SC_FAIL;
 	}
 	return SC_PASS;
-}
-
-static bool sc_mount_debugfs(void)
-{
-	struct stat st;
-
-	if (!stat(SC_DEBUGFS "/tracing", &st) ||
-	    !stat(SC_DEBUGFS "/bdi", &st))
-		return false;
-	return !mount("debugfs", SC_DEBUGFS, "debugfs", 0, NULL);
 }
 
 /* The session's driver: one scenario, its runs, then the module
@@ -179,8 +135,7 @@ static int sc_after_session(const struct sc_scenario *sc,
 		knobs_restore(knobs);
 	if (!sc_module_wedged(wedged, sizeof(wedged)))
 		err = sc_unload_within(20);
-	if (mounted)
-		umount2(SC_DEBUGFS, MNT_DETACH);
+	sc_debugfs_unmount(mounted);
 	if (!err)
 		return 0;
 	sc_str(why, len, "stopping: %s stays loaded after %s (delete_module: "
@@ -213,14 +168,13 @@ static int sc_run_tests(struct sc_run *run, struct so_observer *obs,
 
 		/* Mounted here, not by the driver: knob detection needs it
 		 * too, and the unmount must happen if the driver is killed. */
-		mounted = sc_mount_debugfs();
+		mounted = sc_debugfs_mount();
 		/* No knob kernel, or a module wedged by an earlier run: a
 		 * SKIP with the reason, no session. */
 		if (((sc->steps & SC_KNOB_RACE) &&
 		     !knob_race_supported(desc, sizeof(desc))) ||
 		    sc_module_wedged(desc, sizeof(desc))) {
-			if (mounted)
-				umount2(SC_DEBUGFS, MNT_DETACH);
+			sc_debugfs_unmount(mounted);
 			sc_result_line(run->results, run->ktap, ++index, sc->id,
 				       sc->desc, SC_SKIP, 0, desc, &totals);
 			continue;

@@ -61,4 +61,13 @@ int sc_reload(struct sc_run *run, const struct sc_scenario *sc,
 /* workloads.c: one run of a scenario, its sysfs steps and loops. */
 int sc_run_once(struct sc_run *run, const struct sc_scenario *sc);
 
+/* dmesg.c: a marker before a run; after the runs, -1 (reason recorded)
+ * for a splat since the marker. */
+void sc_dmesg_mark(const struct sc_scenario *sc, char *marker, size_t len);
+int sc_dmesg_check(struct sc_run *run, const char *marker);
+
+/* debugfs.c: sc_debugfs_unmount() takes what sc_debugfs_mount() gave. */
+bool sc_debugfs_mount(void);
+void sc_debugfs_unmount(bool mounted);
+
 #endif /* SO_RUNNER_INTERNAL_H */
