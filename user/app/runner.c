@@ -2,60 +2,29 @@
 /*
  * The steps of sysfs.sh in C, run in the session's watched driver child:
  * every module load, unload and sysfs write happens there or in the
- * loops it forks, never in the observer.
+ * loops it forks, never in the observer.  This file orchestrates: which
+ * tests, one session each, the driver's test case, the parent's cleanup
+ * after it; the steps are module_ops.c, workloads.c, dmesg.c, debugfs.c.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "analysis/dmesg_check.h"
 #include "lib/exit_codes.h"
 #include "cli/scenarios.h"
-#include "kernel/kmsg.h"
 #include "kernel/knobs.h"
 #include "app/session.h"
 #include "report/test_results.h"
 #include "app/knob_race.h"
 #include "app/runner.h"
+#include "app/runner_internal.h"
 
-#define SC_MODULE	"test_sysfs"
-#define SC_DEBUGFS	"/sys/kernel/debug"
-#define SC_RESET_FILE	SC_DEBUGFS "/test_sysfs/reset_first_test_dev"
-#define SC_PARAMS_LEN	1024
-#define SC_WRITER_PAUSE_US	200	/* a C loop outruns bash's by far */
+volatile sig_atomic_t sc_stop;
 
-struct sc_run {
-	const struct so_options *opts;
-	const struct sc_scenario *tests[64];
-	unsigned int counts[64];
-	unsigned int nr_tests;
-	bool watch;
-	bool all;		/* --test all: 0027/0028 run fixed */
-	unsigned int cur;	/* the test this session runs */
-	bool ktap;
-	FILE *results;	/* the result lines: stderr under --format json */
-	char ko_path[PATH_MAX];
-	char reason[256];	/* why the current test failed */
-};
-
-static volatile sig_atomic_t sc_stop;
-
-/* snprintf whose truncation is expected: paths and reasons are short. */
-static int sc_str(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int sc_str(char *buf, size_t len, const char *fmt, ...)
+int sc_str(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -66,13 +35,13 @@ static int sc_str(char *buf, size_t len, const char *fmt, ...)
 	return n;
 }
 
-static void sc_on_term(int sig)
+void sc_on_term(int sig)
 {
 	(void)sig;
 	sc_stop = 1;
 }
 
-static double sc_now(void)
+double sc_now(void)
 {
 	struct timespec ts;
 
@@ -80,171 +49,7 @@ static double sc_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Like modprobe: the path modules.dep gives for test_sysfs.ko. */
-static int sc_find_module(char *path, size_t len)
-{
-	char dep[PATH_MAX], line[PATH_MAX];
-	struct utsname u;
-	FILE *f;
-	int found = -ENOENT;
-
-	if (uname(&u))
-		return -errno;
-	sc_str(dep, sizeof(dep), "/lib/modules/%s/modules.dep", u.release);
-	f = fopen(dep, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-		char *base;
-
-		if (!colon)
-			continue;
-		*colon = '\0';
-		base = strrchr(line, '/');
-		base = base ? base + 1 : line;
-		if (strcmp(base, SC_MODULE ".ko") &&
-		    strncmp(base, SC_MODULE ".ko.", 7 + sizeof(SC_MODULE)))
-			continue;
-		if (line[0] == '/')
-			sc_str(path, len, "%s", line);
-		else
-			sc_str(path, len, "/lib/modules/%s/%s", u.release,
-				 line);
-		found = 0;
-		break;
-	}
-	fclose(f);
-	return found;
-}
-
-/* sysfs.sh disables 0027/0028 (they can hang the box); `all` runs them
- * with the fix, where they must come out GATED. */
-static bool sc_fixed(const struct sc_run *run, const struct sc_scenario *sc)
-{
-	return run->opts->fixed || (run->all && !sc->enabled);
-}
-
-static void sc_params(const struct sc_run *run, const struct sc_scenario *sc,
-		      const char *extra, char *buf, size_t len)
-{
-	unsigned int i;
-	size_t n;
-
-	n = sc_str(buf, len, "devtype=%d", sc->devtype == SC_DEV_BLOCK);
-	if (extra && n < len)
-		n += sc_str(buf + n, len - n, " %s", extra);
-	if (sc_fixed(run, sc) && n < len)
-		n += sc_str(buf + n, len - n, " enable_try_module_get=1");
-	for (i = 0; i < run->opts->nr_params && n < len; i++)
-		n += sc_str(buf + n, len - n, " %s", run->opts->params[i]);
-}
-
-static int sc_load(const struct sc_run *run, const char *params)
-{
-	int fd = open(run->ko_path, O_RDONLY | O_CLOEXEC);
-	int rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return rc;
-}
-
-static int sc_unload(void)
-{
-	if (syscall(SYS_delete_module, SC_MODULE, O_NONBLOCK) &&
-	    errno != ENOENT)
-		return -errno;
-	return 0;
-}
-
-/*
- * A module an earlier run wedged (rmmod blocked in kernfs_drain() by the
- * unfixed 0027/0028) stays "going" until reboot: no test can load it.
- * True, with the reason, when that is so.
- */
-static bool sc_module_wedged(char *why, size_t len)
-{
-	char state[16] = "";
-	FILE *f = fopen("/sys/module/" SC_MODULE "/initstate", "re");
-
-	if (!f)
-		return false;
-	if (!fgets(state, sizeof(state), f))
-		state[0] = '\0';
-	fclose(f);
-	if (strncmp(state, "going", 5))
-		return false;
-	sc_str(why, len, SC_MODULE " is stuck unloading since an earlier "
-	       "run (a deadlock: a task waits in kernfs_drain()); reboot to "
-	       "clear it");
-	return true;
-}
-
-/* Unload, trying every 100 ms: a writer may still hold the module
- * briefly.  0, or the last -errno. */
-static int sc_unload_within(int tries)
-{
-	int err = 0, i;
-
-	for (i = 0; i < tries && (err = sc_unload()); i++)
-		usleep(100000);
-	return err;
-}
-
-/* At the end or on SIGTERM: 10 s. */
-static void sc_unload_for_good(void)
-{
-	sc_unload_within(100);
-}
-
-static int sc_write(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	if (n < 0)
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-static int sc_write_long(const char *path, long value)
-{
-	char text[32];
-
-	sc_str(text, sizeof(text), "%ld\n", value);
-	return sc_write(path, text);
-}
-
-static int sc_read_long(const char *path, long *value)
-{
-	char text[64], *end;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return n ? -errno : -EIO;
-	text[n] = '\0';
-	*value = strtol(text, &end, 10);
-	return end == text ? -EINVAL : 0;
-}
-
-static int sc_fail(struct sc_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Records why the test failed; returns -1 for the caller to return. */
-static int sc_fail(struct sc_run *run, const char *fmt, ...)
+int sc_fail(struct sc_run *run, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -252,298 +57,6 @@ static int sc_fail(struct sc_run *run, const char *fmt, ...)
 	vsnprintf(run->reason, sizeof(run->reason), fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-struct sc_target {
-	char dir[128];
-	char path[192];
-	bool is_y;
-};
-
-/* sysfs.sh's verify(): x reads back as written, y as x + written + 7. */
-static bool sc_verify(const struct sc_target *t, long test_value)
-{
-	char xpath[192];
-	long seen, x;
-
-	if (sc_read_long(t->path, &seen))
-		return false;
-	if (!t->is_y)
-		return seen == test_value;
-	sc_str(xpath, sizeof(xpath), "%s/test_dev_x", t->dir);
-	if (sc_read_long(xpath, &x))
-		return false;
-	return seen == x + test_value + 7;
-}
-
-/* "A" x 50 then the value, 50 bytes a write as dd bs=50: rejected. */
-static void sc_write_in_pieces(const char *path, long value)
-{
-	char text[96];
-	size_t len, off;
-	int fd;
-
-	memset(text, 'A', 50);
-	len = 50 + sc_str(text + 50, sizeof(text) - 50, "%ld\n", value);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	for (off = 0; off < len; off += 50) {
-		size_t chunk = len - off < 50 ? len - off : 50;
-
-		if (write(fd, text + off, chunk) != (ssize_t)chunk)
-			break;
-	}
-	close(fd);
-}
-
-static int sc_numeric(struct sc_run *run, const struct sc_target *t,
-		      long orig)
-{
-	long test_value = orig + 1;
-	char one_shot[32];
-
-	if (sc_verify(t, test_value))
-		return sc_fail(run, "%s already holds the test value", t->path);
-	if (sc_write_long(t->path, test_value) || !sc_verify(t, test_value))
-		return sc_fail(run, "writing %s from a process failed",
-			       t->path);
-	sc_write_long(t->path, orig);
-	if (sc_verify(t, test_value))
-		return sc_fail(run, "restoring %s failed", t->path);
-	sc_str(one_shot, sizeof(one_shot), "%ld\n", test_value);
-	sc_write_long(t->path, orig);
-	if (sc_write(t->path, one_shot) || !sc_verify(t, test_value))
-		return sc_fail(run, "a single write to %s failed", t->path);
-	sc_write_long(t->path, orig);
-	sc_write_in_pieces(t->path, test_value);
-	if (sc_verify(t, test_value))
-		return sc_fail(run, "a write to %s in pieces was accepted",
-			       t->path);
-	sc_write_long(t->path, orig);
-	return 0;
-}
-
-/* The loops run in their own processes; SIGTERM ends them. */
-static pid_t sc_spawn(void (*loop)(const struct sc_run *,
-				   const struct sc_scenario *, const char *,
-				   long),
-		      const struct sc_run *run, const struct sc_scenario *sc,
-		      const char *path, long value)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		signal(SIGTERM, SIG_DFL);
-		loop(run, sc, path, value);
-		_exit(0);
-	}
-	return pid;
-}
-
-static void sc_loop_modprobe(const struct sc_run *run,
-			     const struct sc_scenario *sc, const char *path,
-			     long value)
-{
-	char params[SC_PARAMS_LEN];
-
-	(void)path;
-	(void)value;
-	sc_params(run, sc, sc->loop_params, params, sizeof(params));
-	for (;;) {
-		if (sc_load(run, params))
-			usleep(1000);
-		if (sc_unload())
-			usleep(1000);
-	}
-}
-
-static void sc_loop_write(const struct sc_run *run,
-			  const struct sc_scenario *sc, const char *path,
-			  long value)
-{
-	(void)run;
-	(void)sc;
-	for (;; value++) {
-		if (sc_write_long(path, value) == -ENOENT)
-			usleep(1000);
-		else
-			usleep(SC_WRITER_PAUSE_US);
-	}
-}
-
-static void sc_loop_write_bg(const struct sc_run *run,
-			     const struct sc_scenario *sc, const char *path,
-			     long value)
-{
-	struct sigaction sa = { .sa_handler = sc_on_term };
-	int i;
-
-	(void)run;
-	(void)sc;
-	/* Stop between forks and reap the burst: no writer outlives the
-	 * window (each does one write, so the wait is bounded). */
-	sc_stop = 0;
-	sigaction(SIGTERM, &sa, NULL);
-	while (!sc_stop) {
-		for (i = 0; i < SC_BURST_WRITERS && !sc_stop; i++, value++) {
-			pid_t pid = fork();
-
-			if (pid == 0) {
-				signal(SIGTERM, SIG_DFL);
-				sc_write_long(path, value);
-				_exit(0);
-			}
-			if (pid < 0)
-				break;
-		}
-		while (wait(NULL) > 0)
-			;
-	}
-}
-
-static void sc_loop_reset(const struct sc_run *run,
-			  const struct sc_scenario *sc, const char *path,
-			  long value)
-{
-	(void)run;
-	(void)sc;
-	(void)path;
-	(void)value;
-	for (;;)
-		if (sc_write(SC_RESET_FILE, "1"))
-			usleep(1000);
-}
-
-static void sc_sleep(double secs)
-{
-	double end = sc_now() + secs;
-
-	while (!sc_stop && sc_now() < end)
-		usleep(50000);
-}
-
-static void sc_loops(const struct sc_run *run, const struct sc_scenario *sc,
-		     const struct sc_target *t, long start)
-{
-	double window = run->opts->window_s > 0 ? run->opts->window_s :
-						  SC_WINDOW_S;
-	pid_t pids[4];
-	int i, n = 0;
-
-	if (sc->steps & SC_LOOP_WRITE)
-		pids[n++] = sc_spawn(sc_loop_write, run, sc, t->path, start);
-	if (sc->steps & SC_LOOP_WRITE_BG)
-		pids[n++] = sc_spawn(sc_loop_write_bg, run, sc, t->path,
-				     start);
-	if (sc->steps & SC_LOOP_MODPROBE)
-		pids[n++] = sc_spawn(sc_loop_modprobe, run, sc, t->path, 0);
-	if (sc->steps & SC_LOOP_RESET)
-		pids[n++] = sc_spawn(sc_loop_reset, run, sc, t->path, 0);
-	sc_sleep(window);
-	for (i = 0; i < n; i++)
-		if (pids[i] > 0)
-			kill(pids[i], SIGTERM);
-	for (i = 0; i < n; i++)
-		if (pids[i] > 0)
-			waitpid(pids[i], NULL, 0);
-}
-
-/* modprobe_reset: unload (quietly) and load with the scenario's
- * parameters. */
-static int sc_reload(struct sc_run *run, const struct sc_scenario *sc,
-		     const char *extra)
-{
-	char params[SC_PARAMS_LEN];
-	int err = sc_unload_within(50);
-
-	/* Still loaded: loading "again" would keep the old parameters. */
-	if (err)
-		return sc_fail(run, "could not unload %s to load it with "
-			       "this test's parameters: %s", SC_MODULE,
-			       strerror(-err));
-	sc_params(run, sc, extra, params, sizeof(params));
-	err = sc_load(run, params);
-	if (err)
-		return sc_fail(run, "failed to load %s: %s", run->ko_path,
-			       strerror(-err));
-	return 0;
-}
-
-static int sc_prepare(struct sc_run *run, const struct sc_scenario *sc,
-		      struct sc_target *t, long *orig)
-{
-	char path[192];
-	int err;
-
-	if ((sc->steps & SC_RELOAD) && sc_reload(run, sc, sc->reload_params))
-		return -1;
-	sc_str(path, sizeof(path), "%s/reset", t->dir);
-	if ((sc->steps & SC_CONFIG_RESET) && (err = sc_write(path, "1")))
-		return sc_fail(run, "reset should have worked: %s",
-			       strerror(-err));
-	sc_str(path, sizeof(path), "%s/test_dev_x", t->dir);
-	if (sc->steps & SC_RESET_VALS) {
-		sc_write(path, "3");
-		sc_write(path, "4");
-	}
-	sc_str(path, sizeof(path), "%s/config_enable_lock", t->dir);
-	if ((sc->steps & SC_ENABLE_LOCK) && (err = sc_write(path, "1")))
-		return sc_fail(run, "unable to enable locks: %s",
-			       strerror(-err));
-	sc_str(path, sizeof(path), "%s/config_write_delay_msec_y", t->dir);
-	if ((sc->steps & SC_DELAY_Y) && (err = sc_write(path, "1500")))
-		return sc_fail(run, "unable to set write_delay_msec_y: %s",
-			       strerror(-err));
-	err = sc_read_long(t->path, orig);
-	if (err)
-		return sc_fail(run, "failed to read %s: %s", t->path,
-			       strerror(-err));
-	if (sc->steps & SC_RMMOD_FIRST)
-		sc_unload();
-	return 0;
-}
-
-static void sc_mark_dmesg(const struct sc_scenario *sc, char *marker,
-			  size_t len)
-{
-	sc_str(marker, len, SC_DMESG_MARKER_FMT, sc->id,
-		 (unsigned long long)(sc_now() * 1e6));
-	if (!kmsg_mark(marker))
-		marker[0] = '\0';
-}
-
-/*
- * check_dmesg: 0 clean, -1 a splat since the marker.  Lockdep's cycle
- * reports are the session's to judge against its cycles (a gated one is
- * lockdep's false alarm), so they are not a splat here.
- */
-static int sc_check_dmesg(struct sc_run *run, const char *marker)
-{
-	char line[200], *log = marker[0] ? kmsg_read_all() : NULL;
-	int rc = 0;
-
-	if (log && sc_dmesg_splat(log, marker, SC_DMESG_CYCLES_JUDGED, line,
-				  sizeof(line)))
-		rc = sc_fail(run, "something found in dmesg: %s", line);
-	free(log);
-	return rc;
-}
-
-static int sc_run_once(struct sc_run *run, const struct sc_scenario *sc)
-{
-	struct sc_target t = { .is_y = sc_writes_y(sc) };
-	long orig;
-
-	sc_str(t.dir, sizeof(t.dir), "%s", sc_device_dir(sc->devtype));
-	sc_str(t.path, sizeof(t.path), "%s/%s", t.dir, sc->target);
-	if (sc_prepare(run, sc, &t, &orig))
-		return -1;
-	if ((sc->steps & SC_NUMERIC) && sc_numeric(run, &t, orig))
-		return -1;
-	if (sc->steps & SC_LOOPS)
-		sc_loops(run, sc, &t, orig + 1);
-	return 0;
 }
 
 /* test_case: load, skip when the target is missing, run count times,
@@ -570,27 +83,17 @@ static enum sc_result sc_test_case(struct sc_run *run,
 		return SC_SKIP;
 	}
 	for (i = 0; i < count && !sc_stop; i++) {
-		sc_mark_dmesg(sc, marker, sizeof(marker));
+		sc_dmesg_mark(sc, marker, sizeof(marker));
 		if (sc_run_once(run, sc))
 			return SC_FAIL;
 	}
-	if (sc_check_dmesg(run, marker))
+	if (sc_dmesg_check(run, marker))
 		return SC_FAIL;
 	if (sc_stop) {
 		sc_str(run->reason, sizeof(run->reason), "interrupted");
 		return SC_FAIL;
 	}
 	return SC_PASS;
-}
-
-static bool sc_mount_debugfs(void)
-{
-	struct stat st;
-
-	if (!stat(SC_DEBUGFS "/tracing", &st) ||
-	    !stat(SC_DEBUGFS "/bdi", &st))
-		return false;
-	return !mount("debugfs", SC_DEBUGFS, "debugfs", 0, NULL);
 }
 
 /* The session's driver: one scenario, its runs, then the module
@@ -632,8 +135,7 @@ static int sc_after_session(const struct sc_scenario *sc,
 		knobs_restore(knobs);
 	if (!sc_module_wedged(wedged, sizeof(wedged)))
 		err = sc_unload_within(20);
-	if (mounted)
-		umount2(SC_DEBUGFS, MNT_DETACH);
+	sc_debugfs_unmount(mounted);
 	if (!err)
 		return 0;
 	sc_str(why, len, "stopping: %s stays loaded after %s (delete_module: "
@@ -666,14 +168,13 @@ static int sc_run_tests(struct sc_run *run, struct so_observer *obs,
 
 		/* Mounted here, not by the driver: knob detection needs it
 		 * too, and the unmount must happen if the driver is killed. */
-		mounted = sc_mount_debugfs();
+		mounted = sc_debugfs_mount();
 		/* No knob kernel, or a module wedged by an earlier run: a
 		 * SKIP with the reason, no session. */
 		if (((sc->steps & SC_KNOB_RACE) &&
 		     !knob_race_supported(desc, sizeof(desc))) ||
 		    sc_module_wedged(desc, sizeof(desc))) {
-			if (mounted)
-				umount2(SC_DEBUGFS, MNT_DETACH);
+			sc_debugfs_unmount(mounted);
 			sc_result_line(run->results, run->ktap, ++index, sc->id,
 				       sc->desc, SC_SKIP, 0, desc, &totals);
 			continue;
@@ -757,7 +258,7 @@ int sc_runner_main(const struct so_options *opts)
 	struct so_options session_opts = *opts;
 	struct so_observer *obs;
 	struct sc_run *run;
-	int rc, err;
+	int rc;
 
 	if (opts->action == SO_ACT_LIST) {
 		sc_list(stdout);
@@ -789,26 +290,8 @@ int sc_runner_main(const struct so_options *opts)
 		rc = SO_EXIT_USAGE;
 		goto out;
 	}
-	if (opts->module_path) {
-		sc_str(run->ko_path, sizeof(run->ko_path), "%s",
-		       opts->module_path);
-		err = access(run->ko_path, R_OK) ? -errno : 0;
-	} else {
-		err = sc_find_module(run->ko_path, sizeof(run->ko_path));
-	}
-	if (err) {
-		if (opts->module_path)
-			fprintf(stderr, "sysfs-observe: %s: %s\n  build it "
-				"with `make module` or pass --module PATH\n",
-				opts->module_path, strerror(-err));
-		else
-			fprintf(stderr, "sysfs-observe: %s.ko not found in "
-				"modules.dep: %s\n  build it with `make "
-				"module` and install it under /lib/modules/"
-				"$(uname -r) (then depmod), or pass --module "
-				"PATH\n", SC_MODULE, strerror(-err));
+	if (sc_module_locate(run, opts))
 		goto out;
-	}
 	/* KTAP on stdout must stay KTAP: no live stream there. */
 	if (run->ktap)
 		session_opts.quiet = true;
