@@ -13,7 +13,11 @@
 #include <string.h>
 
 #include "analysis/order_graph.h"
+#include "lib/index.h"
 #include "trace/names.h"
+
+/* Chains end where the graph's lists do. */
+_Static_assert(OG_NIL == SO_INDEX_NIL, "one end marker");
 
 #define OG_DEFAULT_CLASSES	4096
 #define OG_DEFAULT_EDGES	16384
@@ -29,12 +33,6 @@ struct og_node {
 	uint32_t seen_gen;	/* == graph->gen: dist is valid */
 	uint8_t dist;		/* edges from here back to the search's u */
 	bool on_path;
-};
-
-/* A hash table of indexes chained through the entries themselves. */
-struct og_index {
-	uint32_t *bucket;
-	uint32_t mask;
 };
 
 struct og_search {
@@ -58,47 +56,19 @@ struct og_graph {
 
 	struct og_node *nodes;
 	uint32_t nr_nodes;
-	struct og_index node_index;
+	struct so_index node_index;
 
 	struct og_edge *edges;
 	uint32_t nr_edges;
-	struct og_index edge_index;
+	struct so_index edge_index;
 
 	struct og_cycle *cycles;
 	uint32_t nr_cycles;
-	struct og_index cycle_index;
+	struct so_index cycle_index;
 
 	uint32_t *bfs_queue;
 	uint32_t gen;
 };
-
-static uint64_t og_mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static int og_index_init(struct og_index *index, uint32_t entries)
-{
-	uint32_t size = 1;
-
-	while (size < entries * 2)
-		size <<= 1;
-	index->bucket = malloc(size * sizeof(*index->bucket));
-	if (!index->bucket)
-		return -ENOMEM;
-	memset(index->bucket, 0xff, size * sizeof(*index->bucket));
-	index->mask = size - 1;
-	return 0;
-}
-
-static uint32_t *og_bucket(const struct og_index *index, uint64_t hash)
-{
-	return &index->bucket[og_mix(hash) & index->mask];
-}
 
 static bool og_limits_valid(const struct og_limits *limits)
 {
@@ -138,9 +108,12 @@ struct og_graph *og_new(const struct og_limits *limits)
 				  sizeof(*graph->bfs_queue));
 	if (!graph->nodes || !graph->edges || !graph->cycles ||
 	    !graph->bfs_queue ||
-	    og_index_init(&graph->node_index, limits->max_classes) ||
-	    og_index_init(&graph->edge_index, limits->max_edges) ||
-	    og_index_init(&graph->cycle_index, limits->max_cycles)) {
+	    SO_INDEX_INIT(&graph->node_index, limits->max_classes,
+			  struct og_node, hash_next) ||
+	    SO_INDEX_INIT(&graph->edge_index, limits->max_edges,
+			  struct og_edge, hash_next) ||
+	    SO_INDEX_INIT(&graph->cycle_index, limits->max_cycles,
+			  struct og_cycle, hash_next)) {
 		og_free(graph);
 		return NULL;
 	}
@@ -155,9 +128,9 @@ void og_free(struct og_graph *graph)
 	free(graph->edges);
 	free(graph->cycles);
 	free(graph->bfs_queue);
-	free(graph->node_index.bucket);
-	free(graph->edge_index.bucket);
-	free(graph->cycle_index.bucket);
+	so_index_fini(&graph->node_index);
+	so_index_fini(&graph->edge_index);
+	so_index_fini(&graph->cycle_index);
 	free(graph);
 }
 
@@ -194,7 +167,7 @@ void og_set_namer(struct og_graph *graph, og_namer_fn namer, void *ctx)
 
 static uint32_t og_node_find(const struct og_graph *graph, uint64_t id)
 {
-	uint32_t i = *og_bucket(&graph->node_index, id);
+	uint32_t i = so_index_first(&graph->node_index, id);
 
 	while (i != OG_NIL && graph->nodes[i].id != id)
 		i = graph->nodes[i].hash_next;
@@ -217,7 +190,6 @@ static uint32_t og_node_get(struct og_graph *graph, uint64_t id,
 			    const char *name)
 {
 	uint32_t i = og_node_find(graph, id);
-	uint32_t *bucket;
 	struct og_node *node;
 
 	if (i == OG_NIL) {
@@ -230,9 +202,7 @@ static uint32_t og_node_get(struct og_graph *graph, uint64_t id,
 		node->id = id;
 		node->first_out = OG_NIL;
 		node->first_in = OG_NIL;
-		bucket = og_bucket(&graph->node_index, id);
-		node->hash_next = *bucket;
-		*bucket = i;
+		so_index_add(&graph->node_index, graph->nodes, i, id);
 	}
 	og_node_set_name(&graph->nodes[i], name);
 	return i;
@@ -297,13 +267,13 @@ const char *og_class_name(const struct og_graph *graph, uint64_t class_id,
 
 static uint64_t og_pair_hash(uint64_t from, uint64_t to)
 {
-	return og_mix(from) ^ (to * 0x9e3779b97f4a7c15ULL);
+	return so_mix64(from) ^ (to * 0x9e3779b97f4a7c15ULL);
 }
 
 static uint32_t og_edge_find(const struct og_graph *graph, uint64_t from,
 			     uint64_t to)
 {
-	uint32_t i = *og_bucket(&graph->edge_index, og_pair_hash(from, to));
+	uint32_t i = so_index_first(&graph->edge_index, og_pair_hash(from, to));
 
 	while (i != OG_NIL && (graph->edges[i].from_class != from ||
 			       graph->edges[i].to_class != to))
@@ -357,7 +327,6 @@ static uint32_t og_edge_insert(struct og_graph *graph,
 {
 	uint32_t i = graph->nr_edges++;
 	struct og_edge *edge = &graph->edges[i];
-	uint32_t *bucket;
 
 	edge->from_class = key->from_class;
 	edge->to_class = key->to_class;
@@ -367,10 +336,8 @@ static uint32_t og_edge_insert(struct og_graph *graph,
 	graph->nodes[from_node].first_out = i;
 	edge->next_in = graph->nodes[to_node].first_in;
 	graph->nodes[to_node].first_in = i;
-	bucket = og_bucket(&graph->edge_index,
-			   og_pair_hash(key->from_class, key->to_class));
-	edge->hash_next = *bucket;
-	*bucket = i;
+	so_index_add(&graph->edge_index, graph->edges, i,
+		     og_pair_hash(key->from_class, key->to_class));
 	graph->stats.edges++;
 	return i;
 }
@@ -383,7 +350,7 @@ static uint64_t og_set_hash(const uint64_t *classes, uint32_t nr)
 
 	/* A sum, so that every rotation and order hashes alike. */
 	for (uint32_t i = 0; i < nr; i++)
-		hash += og_mix(classes[i]);
+		hash += so_mix64(classes[i]);
 	return hash;
 }
 
@@ -444,11 +411,12 @@ static int og_cycle_judged(struct og_graph *graph, struct og_cycle *cycle,
  */
 static int og_cycle_add(struct og_graph *graph, struct og_cycle *candidate)
 {
-	uint32_t *bucket = og_bucket(&graph->cycle_index, candidate->set_hash);
 	struct og_cycle *cycle;
 	enum og_verdict_kind was;
 
-	for (uint32_t i = *bucket; i != OG_NIL; i = cycle->hash_next) {
+	for (uint32_t i = so_index_first(&graph->cycle_index,
+					 candidate->set_hash);
+	     i != SO_INDEX_NIL; i = cycle->hash_next) {
 		cycle = &graph->cycles[i];
 		if (!og_same_set(cycle, candidate))
 			continue;
@@ -469,8 +437,8 @@ static int og_cycle_add(struct og_graph *graph, struct og_cycle *candidate)
 	og_judge(graph, candidate, &candidate->verdict);
 	cycle = &graph->cycles[graph->nr_cycles];
 	*cycle = *candidate;
-	cycle->hash_next = *bucket;
-	*bucket = graph->nr_cycles++;
+	so_index_add(&graph->cycle_index, graph->cycles, graph->nr_cycles++,
+		     cycle->set_hash);
 	return og_cycle_judged(graph, cycle, OG_VERDICT_NO_WAIT, true);
 }
 

@@ -11,11 +11,12 @@
 #include <string.h>
 
 #include "analysis/waitfor.h"
+#include "lib/index.h"
 #include "trace/names.h"
 
 #define WF_DEFAULT_TASKS	1024
 #define WF_DEFAULT_NAMES	1024
-#define WF_NIL			UINT32_MAX
+#define WF_NIL			SO_INDEX_NIL
 
 struct wf_hold {
 	uint32_t kind;		/* enum wf_res_kind */
@@ -59,43 +60,19 @@ struct wf_graph {
 	struct wf_stats stats;
 
 	struct wf_task *tasks;
-	uint32_t *task_bucket;
-	uint32_t task_mask;
+	struct so_index task_index;	/* by tid */
 	uint32_t free_task;
 	uint32_t nr_blocked;
 
 	struct wf_name *names;
 	uint32_t nr_names;
-	uint32_t *name_bucket;
-	uint32_t name_mask;
+	struct so_index name_index;	/* by obj */
 
 	/* wf_check() scratch, one slot per task */
 	uint8_t *colour;
 	struct wf_frame *stack;
 	uint32_t *roots;
 };
-
-static uint32_t wf_hash(uint64_t key, uint32_t mask)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (uint32_t)key & mask;
-}
-
-static uint32_t *wf_buckets(uint32_t entries, uint32_t *mask)
-{
-	uint32_t size = 1;
-	uint32_t *bucket;
-
-	while (size < entries * 2)
-		size <<= 1;
-	bucket = malloc(size * sizeof(*bucket));
-	if (bucket)
-		memset(bucket, 0xff, size * sizeof(*bucket));
-	*mask = size - 1;
-	return bucket;
-}
 
 struct wf_graph *wf_new(const struct wf_limits *limits)
 {
@@ -117,15 +94,15 @@ struct wf_graph *wf_new(const struct wf_limits *limits)
 	graph->limits = *limits;
 	n = limits->max_tasks;
 	graph->tasks = calloc(n, sizeof(*graph->tasks));
-	graph->task_bucket = wf_buckets(n, &graph->task_mask);
 	graph->names = calloc(limits->max_names, sizeof(*graph->names));
-	graph->name_bucket = wf_buckets(limits->max_names, &graph->name_mask);
 	graph->colour = calloc(n, sizeof(*graph->colour));
 	graph->stack = calloc(n, sizeof(*graph->stack));
 	graph->roots = calloc(n, sizeof(*graph->roots));
-	if (!graph->tasks || !graph->task_bucket || !graph->names ||
-	    !graph->name_bucket || !graph->colour || !graph->stack ||
-	    !graph->roots) {
+	if (!graph->tasks || !graph->names || !graph->colour ||
+	    !graph->stack || !graph->roots ||
+	    SO_INDEX_INIT(&graph->task_index, n, struct wf_task, hash_next) ||
+	    SO_INDEX_INIT(&graph->name_index, limits->max_names,
+			  struct wf_name, hash_next)) {
 		wf_free(graph);
 		return NULL;
 	}
@@ -140,9 +117,9 @@ void wf_free(struct wf_graph *graph)
 	if (!graph)
 		return;
 	free(graph->tasks);
-	free(graph->task_bucket);
+	so_index_fini(&graph->task_index);
 	free(graph->names);
-	free(graph->name_bucket);
+	so_index_fini(&graph->name_index);
 	free(graph->colour);
 	free(graph->stack);
 	free(graph->roots);
@@ -154,7 +131,7 @@ void wf_free(struct wf_graph *graph)
 static struct wf_name *wf_name_find(const struct wf_graph *graph,
 				    uint64_t obj)
 {
-	uint32_t i = graph->name_bucket[wf_hash(obj, graph->name_mask)];
+	uint32_t i = so_index_first(&graph->name_index, obj);
 
 	while (i != WF_NIL && graph->names[i].obj != obj)
 		i = graph->names[i].hash_next;
@@ -165,7 +142,6 @@ int wf_name_obj(struct wf_graph *graph, uint64_t obj, uint64_t class_id,
 		const char *name)
 {
 	struct wf_name *entry;
-	uint32_t *bucket;
 	size_t len;
 
 	if (!obj || !name || !name[0])
@@ -178,9 +154,8 @@ int wf_name_obj(struct wf_graph *graph, uint64_t obj, uint64_t class_id,
 		}
 		entry = &graph->names[graph->nr_names];
 		entry->obj = obj;
-		bucket = &graph->name_bucket[wf_hash(obj, graph->name_mask)];
-		entry->hash_next = *bucket;
-		*bucket = graph->nr_names++;
+		so_index_add(&graph->name_index, graph->names,
+			     graph->nr_names++, obj);
 	}
 	entry->class_id = class_id;
 	len = strnlen(name, SO_NAME_LEN - 1);
@@ -212,7 +187,7 @@ static void wf_res_fill(const struct wf_graph *graph, struct wf_res *res,
 
 static uint32_t wf_task_find(const struct wf_graph *graph, uint32_t tid)
 {
-	uint32_t i = graph->task_bucket[wf_hash(tid, graph->task_mask)];
+	uint32_t i = so_index_first(&graph->task_index, tid);
 
 	while (i != WF_NIL && graph->tasks[i].tid != tid)
 		i = graph->tasks[i].hash_next;
@@ -224,7 +199,6 @@ static struct wf_task *wf_task_get(struct wf_graph *graph,
 {
 	uint32_t i = wf_task_find(graph, event->tid);
 	struct wf_task *task;
-	uint32_t *bucket;
 
 	if (i == WF_NIL) {
 		if (graph->free_task == WF_NIL) {
@@ -237,10 +211,7 @@ static struct wf_task *wf_task_get(struct wf_graph *graph,
 		memset(task, 0, sizeof(*task));
 		task->used = true;
 		task->tid = event->tid;
-		bucket = &graph->task_bucket[wf_hash(event->tid,
-						     graph->task_mask)];
-		task->hash_next = *bucket;
-		*bucket = i;
+		so_index_add(&graph->task_index, graph->tasks, i, event->tid);
 	}
 	task = &graph->tasks[i];
 	memcpy(task->comm, event->comm, SO_COMM_LEN - 1);
@@ -250,14 +221,10 @@ static struct wf_task *wf_task_get(struct wf_graph *graph,
 /* A task holding nothing and waiting for nothing is forgotten. */
 static void wf_task_put(struct wf_graph *graph, struct wf_task *task)
 {
-	uint32_t *link;
-
 	if (task->nr_holds || task->wait_kind != WF_RES_NONE)
 		return;
-	link = &graph->task_bucket[wf_hash(task->tid, graph->task_mask)];
-	while (&graph->tasks[*link] != task)
-		link = &graph->tasks[*link].hash_next;
-	*link = task->hash_next;
+	so_index_del(&graph->task_index, graph->tasks,
+		     (uint32_t)(task - graph->tasks), task->tid);
 	task->used = false;
 	task->hash_next = graph->free_task;
 	graph->free_task = (uint32_t)(task - graph->tasks);
