@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/stats.h"
+#include "lib/array.h"
 
 /* What a pending begin waits for; one of each per task at a time. */
 enum so_pending_kind {
@@ -86,23 +87,6 @@ void so_stats_fini(struct so_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* Grows *array (of *cap elements of size each) to hold one more. */
-static int so_grow(void **array, uint32_t *cap, uint32_t len, size_t size)
-{
-	uint32_t bigger;
-	void *grown;
-
-	if (len < *cap)
-		return 0;
-	bigger = *cap ? *cap * 2 : 16;
-	grown = realloc(*array, (size_t)bigger * size);
-	if (!grown)
-		return -1;
-	*array = grown;
-	*cap = bigger;
-	return 0;
-}
-
 static struct so_class_stats *so_stats_class_rw(struct so_stats *st,
 						uint64_t class_id)
 {
@@ -111,8 +95,8 @@ static struct so_class_stats *so_stats_class_rw(struct so_stats *st,
 
 	if (u64map_get(&st->class_index, class_id, &idx))
 		return &st->classes[idx];
-	if (so_grow((void **)&st->classes, &st->cap_classes, st->nr_classes,
-		    sizeof(*cls)) ||
+	if (so_array_reserve((void **)&st->classes, &st->cap_classes,
+			     st->nr_classes, sizeof(*cls)) ||
 	    u64map_put(&st->class_index, class_id, st->nr_classes)) {
 		st->nomem++;
 		return NULL;
@@ -143,8 +127,9 @@ static void so_pending_begin(struct so_stats *st, const struct so_event *ev,
 	if (!u64map_get(&st->pending_index, key, &idx)) {
 		if (st->nr_free_pending) {
 			idx = st->free_pending[--st->nr_free_pending];
-		} else if (so_grow((void **)&st->pending, &st->cap_pending,
-				   st->nr_pending, sizeof(*pend))) {
+		} else if (so_array_reserve((void **)&st->pending,
+					    &st->cap_pending, st->nr_pending,
+					    sizeof(*pend))) {
 			st->nomem++;
 			return;
 		} else {
@@ -177,8 +162,9 @@ static bool so_pending_end(struct so_stats *st, const struct so_event *ev,
 	}
 	*out = st->pending[idx];
 	u64map_del(&st->pending_index, key);
-	if (!so_grow((void **)&st->free_pending, &st->cap_free_pending,
-		     st->nr_free_pending, sizeof(uint32_t)))
+	if (!so_array_reserve((void **)&st->free_pending,
+			      &st->cap_free_pending, st->nr_free_pending,
+			      sizeof(uint32_t)))
 		st->free_pending[st->nr_free_pending++] = idx;
 	return true;
 }
@@ -210,8 +196,8 @@ static void so_stats_device(struct so_stats *st, uint32_t kind,
 		if (dev->kind == kind && !strncmp(dev->name, name, SO_NAME_LEN))
 			goto found;
 	}
-	if (so_grow((void **)&st->devices, &st->cap_devices, st->nr_devices,
-		    sizeof(*dev))) {
+	if (so_array_reserve((void **)&st->devices, &st->cap_devices,
+			     st->nr_devices, sizeof(*dev))) {
 		st->nomem++;
 		return;
 	}
@@ -265,8 +251,9 @@ static void so_stats_contention(struct so_stats *st, uint64_t obj,
 	}
 	/* Its class may come with the acquisition that follows: wait. */
 	if (!u64map_get(&st->lock_wait_index, obj, &idx)) {
-		if (so_grow((void **)&st->lock_waits, &st->cap_lock_waits,
-			    st->nr_lock_waits, sizeof(*lw)) ||
+		if (so_array_reserve((void **)&st->lock_waits,
+				     &st->cap_lock_waits, st->nr_lock_waits,
+				     sizeof(*lw)) ||
 		    u64map_put(&st->lock_wait_index, obj, st->nr_lock_waits)) {
 			st->nomem++;
 			return;
@@ -311,9 +298,6 @@ void so_stats_finish(struct so_stats *st)
 		memset(&lw->wait, 0, sizeof(lw->wait));
 	}
 }
-
-static void so_timing_merge(struct so_timing *into,
-			    const struct so_timing *t);
 
 /* A write whose class and duration are known without a begin. */
 static void so_stats_write(struct so_stats *st, uint64_t class_id,

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "analysis/write_timeline.h"
 #include "trace/names.h"
+#include "lib/array.h"
 #include "lib/units.h"
 
 /* A device removal in progress, to tell its end (which names nothing). */
@@ -105,23 +106,6 @@ void wt_set_knob_fn(struct wt_tracker *wt, wt_knob_fn fn, void *ctx)
 	wt->knob_ctx = ctx;
 }
 
-/* Room for one more element of `size` bytes in *arr; false: no memory. */
-static bool wt_grow(void **arr, size_t *cap, size_t len, size_t size)
-{
-	size_t ncap;
-	void *grown;
-
-	if (len < *cap)
-		return true;
-	ncap = *cap ? *cap * 2 : 16;
-	grown = realloc(*arr, ncap * size);
-	if (!grown)
-		return false;
-	*arr = grown;
-	*cap = ncap;
-	return true;
-}
-
 static void wt_step(struct wt_entry *e, uint32_t kind, uint32_t tid,
 		    uint64_t ts_ns)
 {
@@ -170,8 +154,8 @@ static void wt_write_begin(struct wt_tracker *wt, const struct so_event *ev)
 		wt_flight_drop(wt, i);
 	else if (e)
 		e->tl.done = true;
-	if (!wt_grow((void **)&wt->flight, &wt->cap_flight, wt->nr_flight,
-		     sizeof(*wt->flight))) {
+	if (so_array_reserve((void **)&wt->flight, &wt->cap_flight,
+			     wt->nr_flight, sizeof(*wt->flight))) {
 		wt->dropped++;
 		return;
 	}
@@ -236,8 +220,8 @@ static struct wt_entry *wt_promote(struct wt_tracker *wt, size_t flight_idx)
 	struct wt_entry *e;
 
 	if (wt->nr_records == WT_RECORDS_MAX ||
-	    !wt_grow((void **)&wt->records, &wt->cap_records, wt->nr_records,
-		     sizeof(*wt->records))) {
+	    so_array_reserve((void **)&wt->records, &wt->cap_records,
+			     wt->nr_records, sizeof(*wt->records))) {
 		wt->dropped++;
 		wt_flight_drop(wt, flight_idx);
 		return NULL;
@@ -360,8 +344,8 @@ static void wt_removal_begin(struct wt_tracker *wt, const struct so_event *ev)
 {
 	struct wt_removal *r;
 
-	if (!wt_grow((void **)&wt->removals, &wt->cap_removals,
-		     wt->nr_removals, sizeof(*wt->removals)))
+	if (so_array_reserve((void **)&wt->removals, &wt->cap_removals,
+			     wt->nr_removals, sizeof(*wt->removals)))
 		return;
 	r = &wt->removals[wt->nr_removals++];
 	r->tid = ev->tid;
