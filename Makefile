@@ -380,8 +380,9 @@ bench-prof: $(VM_BASE)
 # The analysis on synthetic graphs of 10,000 edges, on the host.
 # What the bench times and what that stands on in lib/; the rest of
 # the analysis would pull in trace/ and report/ for nothing.
-BENCH_ANALYSIS := user/analysis/order_graph.c user/analysis/gates.c \
-		  user/analysis/waitfor.c user/lib/addr.c user/lib/index.c
+BENCH_ANALYSIS := $(wildcard user/analysis/order_graph*.c \
+			    user/analysis/waitfor*.c) user/analysis/gates.c \
+		  user/lib/addr.c user/lib/index.c
 $(O)/bench/analysis_bench: tests/bench/analysis_bench.c $(BENCH_ANALYSIS) \
 			   $(wildcard user/analysis/*.h user/lib/*.h)
 	$(call msg,CC,$@)
