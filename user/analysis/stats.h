@@ -12,6 +12,7 @@
 #ifndef SO_STATS_H
 #define SO_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "observe.h"
 #include "lib/u64map.h"
@@ -95,25 +96,30 @@ struct so_stats {
 	uint64_t unpaired;	/* ends without a begin */
 
 	struct so_class_stats *classes;
-	uint32_t nr_classes, cap_classes;
+	uint32_t nr_classes;
+	size_t cap_classes;
 	struct u64map class_index;
 
 	struct so_device_stats *devices;
-	uint32_t nr_devices, cap_devices;
+	uint32_t nr_devices;
+	size_t cap_devices;
 
 	struct so_module_ops modules;
 	struct so_errnos write_errnos;
 
 	struct so_lock_wait *lock_waits;
-	uint32_t nr_lock_waits, cap_lock_waits;
+	uint32_t nr_lock_waits;
+	size_t cap_lock_waits;
 	struct u64map lock_wait_index;	/* obj -> lock_waits[] */
 	struct u64map lock_class;	/* obj -> classes[] index */
 
 	/* Begins waiting for their end, keyed by so_pending_key(). */
 	struct so_pending *pending;
-	uint32_t nr_pending, cap_pending;
+	uint32_t nr_pending;
+	size_t cap_pending;
 	uint32_t *free_pending;
-	uint32_t nr_free_pending, cap_free_pending;
+	uint32_t nr_free_pending;
+	size_t cap_free_pending;
 	struct u64map pending_index;
 
 	uint64_t nomem;		/* events not counted: out of memory */

@@ -1,101 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
- * The wait-for graph is never stored: wf_check() walks it from the task
- * table when asked, which is rare (a timer tick), while wf_feed() runs for
- * every event and only updates one task's holds or wait.
+ * The wait-for tracker's tables and wf_feed(): who holds what and who
+ * waits for what, one task updated per event.  The walk that looks for
+ * a deadlock or a hang in them is waitfor_check.c.
  */
 #include <errno.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/waitfor.h"
-#include "trace/names.h"
+#include "analysis/waitfor_impl.h"
 
 #define WF_DEFAULT_TASKS	1024
 #define WF_DEFAULT_NAMES	1024
-#define WF_NIL			UINT32_MAX
-
-struct wf_hold {
-	uint32_t kind;		/* enum wf_res_kind */
-	uint32_t depth;		/* rtnl_lock() and its mutex_lock() nest */
-	uint64_t obj;
-	uint64_t class_id;
-	uint64_t since_ns;
-};
-
-struct wf_task {
-	uint32_t tid;
-	bool used;
-	char comm[SO_COMM_LEN];
-	uint32_t nr_holds;
-	struct wf_hold holds[WF_HOLDS_MAX];
-	uint32_t wait_kind;	/* WF_RES_NONE: not blocked */
-	uint64_t wait_obj;
-	uint64_t wait_class;
-	uint64_t wait_since;
-	int32_t wait_stack;
-	uint32_t hash_next;	/* tid chain, or the free list */
-};
-
-struct wf_name {
-	uint64_t obj;
-	uint64_t class_id;
-	char name[SO_NAME_LEN];
-	uint32_t hash_next;
-};
-
-/* The walk's stack: a task and where its successor scan stands. */
-struct wf_frame {
-	uint32_t task;
-	uint32_t next_pos;
-};
-
-enum wf_colour { WF_WHITE, WF_GREY, WF_BLACK };
-
-struct wf_graph {
-	struct wf_limits limits;
-	struct wf_stats stats;
-
-	struct wf_task *tasks;
-	uint32_t *task_bucket;
-	uint32_t task_mask;
-	uint32_t free_task;
-	uint32_t nr_blocked;
-
-	struct wf_name *names;
-	uint32_t nr_names;
-	uint32_t *name_bucket;
-	uint32_t name_mask;
-
-	/* wf_check() scratch, one slot per task */
-	uint8_t *colour;
-	struct wf_frame *stack;
-	uint32_t *roots;
-};
-
-static uint32_t wf_hash(uint64_t key, uint32_t mask)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (uint32_t)key & mask;
-}
-
-static uint32_t *wf_buckets(uint32_t entries, uint32_t *mask)
-{
-	uint32_t size = 1;
-	uint32_t *bucket;
-
-	while (size < entries * 2)
-		size <<= 1;
-	bucket = malloc(size * sizeof(*bucket));
-	if (bucket)
-		memset(bucket, 0xff, size * sizeof(*bucket));
-	*mask = size - 1;
-	return bucket;
-}
 
 struct wf_graph *wf_new(const struct wf_limits *limits)
 {
@@ -117,15 +34,15 @@ struct wf_graph *wf_new(const struct wf_limits *limits)
 	graph->limits = *limits;
 	n = limits->max_tasks;
 	graph->tasks = calloc(n, sizeof(*graph->tasks));
-	graph->task_bucket = wf_buckets(n, &graph->task_mask);
 	graph->names = calloc(limits->max_names, sizeof(*graph->names));
-	graph->name_bucket = wf_buckets(limits->max_names, &graph->name_mask);
 	graph->colour = calloc(n, sizeof(*graph->colour));
 	graph->stack = calloc(n, sizeof(*graph->stack));
 	graph->roots = calloc(n, sizeof(*graph->roots));
-	if (!graph->tasks || !graph->task_bucket || !graph->names ||
-	    !graph->name_bucket || !graph->colour || !graph->stack ||
-	    !graph->roots) {
+	if (!graph->tasks || !graph->names || !graph->colour ||
+	    !graph->stack || !graph->roots ||
+	    SO_INDEX_INIT(&graph->task_index, n, struct wf_task, hash_next) ||
+	    SO_INDEX_INIT(&graph->name_index, limits->max_names,
+			  struct wf_name, hash_next)) {
 		wf_free(graph);
 		return NULL;
 	}
@@ -140,9 +57,9 @@ void wf_free(struct wf_graph *graph)
 	if (!graph)
 		return;
 	free(graph->tasks);
-	free(graph->task_bucket);
+	so_index_fini(&graph->task_index);
 	free(graph->names);
-	free(graph->name_bucket);
+	so_index_fini(&graph->name_index);
 	free(graph->colour);
 	free(graph->stack);
 	free(graph->roots);
@@ -151,10 +68,9 @@ void wf_free(struct wf_graph *graph)
 
 /* --- names ------------------------------------------------------------ */
 
-static struct wf_name *wf_name_find(const struct wf_graph *graph,
-				    uint64_t obj)
+struct wf_name *wf_name_find(const struct wf_graph *graph, uint64_t obj)
 {
-	uint32_t i = graph->name_bucket[wf_hash(obj, graph->name_mask)];
+	uint32_t i = so_index_first(&graph->name_index, obj);
 
 	while (i != WF_NIL && graph->names[i].obj != obj)
 		i = graph->names[i].hash_next;
@@ -165,7 +81,6 @@ int wf_name_obj(struct wf_graph *graph, uint64_t obj, uint64_t class_id,
 		const char *name)
 {
 	struct wf_name *entry;
-	uint32_t *bucket;
 	size_t len;
 
 	if (!obj || !name || !name[0])
@@ -178,9 +93,8 @@ int wf_name_obj(struct wf_graph *graph, uint64_t obj, uint64_t class_id,
 		}
 		entry = &graph->names[graph->nr_names];
 		entry->obj = obj;
-		bucket = &graph->name_bucket[wf_hash(obj, graph->name_mask)];
-		entry->hash_next = *bucket;
-		*bucket = graph->nr_names++;
+		so_index_add(&graph->name_index, graph->names,
+			     graph->nr_names++, obj);
 	}
 	entry->class_id = class_id;
 	len = strnlen(name, SO_NAME_LEN - 1);
@@ -189,30 +103,11 @@ int wf_name_obj(struct wf_graph *graph, uint64_t obj, uint64_t class_id,
 	return 0;
 }
 
-static void wf_res_fill(const struct wf_graph *graph, struct wf_res *res,
-			uint32_t kind, uint64_t obj, uint64_t class_id,
-			uint64_t since_ns)
-{
-	const struct wf_name *entry = wf_name_find(graph, obj);
-	char addr[SO_ADDR_LEN];
-
-	res->kind = kind;
-	res->obj = obj;
-	res->class_id = class_id;
-	res->since_ns = since_ns;
-	if (entry)
-		snprintf(res->name, sizeof(res->name), "%s", entry->name);
-	else
-		snprintf(res->name, sizeof(res->name), "%s%s",
-			 kind == WF_RES_ACTIVE ? "kn" : "lock",
-			 so_addr_str(obj, addr));
-}
-
 /* --- tasks ------------------------------------------------------------ */
 
 static uint32_t wf_task_find(const struct wf_graph *graph, uint32_t tid)
 {
-	uint32_t i = graph->task_bucket[wf_hash(tid, graph->task_mask)];
+	uint32_t i = so_index_first(&graph->task_index, tid);
 
 	while (i != WF_NIL && graph->tasks[i].tid != tid)
 		i = graph->tasks[i].hash_next;
@@ -224,7 +119,6 @@ static struct wf_task *wf_task_get(struct wf_graph *graph,
 {
 	uint32_t i = wf_task_find(graph, event->tid);
 	struct wf_task *task;
-	uint32_t *bucket;
 
 	if (i == WF_NIL) {
 		if (graph->free_task == WF_NIL) {
@@ -237,10 +131,7 @@ static struct wf_task *wf_task_get(struct wf_graph *graph,
 		memset(task, 0, sizeof(*task));
 		task->used = true;
 		task->tid = event->tid;
-		bucket = &graph->task_bucket[wf_hash(event->tid,
-						     graph->task_mask)];
-		task->hash_next = *bucket;
-		*bucket = i;
+		so_index_add(&graph->task_index, graph->tasks, i, event->tid);
 	}
 	task = &graph->tasks[i];
 	memcpy(task->comm, event->comm, SO_COMM_LEN - 1);
@@ -250,14 +141,10 @@ static struct wf_task *wf_task_get(struct wf_graph *graph,
 /* A task holding nothing and waiting for nothing is forgotten. */
 static void wf_task_put(struct wf_graph *graph, struct wf_task *task)
 {
-	uint32_t *link;
-
 	if (task->nr_holds || task->wait_kind != WF_RES_NONE)
 		return;
-	link = &graph->task_bucket[wf_hash(task->tid, graph->task_mask)];
-	while (&graph->tasks[*link] != task)
-		link = &graph->tasks[*link].hash_next;
-	*link = task->hash_next;
+	so_index_del(&graph->task_index, graph->tasks,
+		     (uint32_t)(task - graph->tasks), task->tid);
 	task->used = false;
 	task->hash_next = graph->free_task;
 	graph->free_task = (uint32_t)(task - graph->tasks);
@@ -425,210 +312,6 @@ int wf_feed(struct wf_graph *graph, const struct so_event *event)
 		return wf_event_is_begin(event->type) ?
 			       wf_feed_begin(graph, event) : 0;
 	}
-}
-
-/* --- the walk --------------------------------------------------------- */
-
-static bool wf_holds(const struct wf_task *task, uint32_t kind, uint64_t obj)
-{
-	for (uint32_t i = 0; i < task->nr_holds; i++)
-		if (task->holds[i].kind == kind && task->holds[i].obj == obj)
-			return true;
-	return false;
-}
-
-/*
- * The next task at or after *pos that `waiter` waits for: the lock's
- * owner, or one of the active-reference holders a drain waits for.
- */
-static uint32_t wf_next_holder(const struct wf_graph *graph,
-			       const struct wf_task *waiter, uint32_t *pos)
-{
-	for (; *pos < graph->limits.max_tasks; (*pos)++) {
-		const struct wf_task *task = &graph->tasks[*pos];
-
-		if (task->used && task != waiter &&
-		    wf_holds(task, waiter->wait_kind, waiter->wait_obj))
-			return (*pos)++;
-	}
-	return WF_NIL;
-}
-
-static void wf_report_task(const struct wf_graph *graph,
-			   struct wf_task_report *report, uint32_t index,
-			   uint32_t waits_for)
-{
-	const struct wf_task *task = &graph->tasks[index];
-
-	memset(report, 0, sizeof(*report));
-	report->tid = task->tid;
-	memcpy(report->comm, task->comm, SO_COMM_LEN);
-	report->stack_id = task->wait_stack;
-	report->waits_for_tid =
-		waits_for == WF_NIL ? 0 : graph->tasks[waits_for].tid;
-	if (task->wait_kind != WF_RES_NONE)
-		wf_res_fill(graph, &report->waits, task->wait_kind,
-			    task->wait_obj, task->wait_class,
-			    task->wait_since);
-	else
-		report->stack_id = -1;
-	report->nr_holds = task->nr_holds;
-	for (uint32_t i = 0; i < task->nr_holds; i++)
-		wf_res_fill(graph, &report->holds[i], task->holds[i].kind,
-			    task->holds[i].obj, task->holds[i].class_id,
-			    task->holds[i].since_ns);
-}
-
-static bool wf_waits_longer(const struct wf_task *a, const struct wf_task *b)
-{
-	if (a->wait_since != b->wait_since)
-		return a->wait_since < b->wait_since;
-	return a->tid < b->tid;
-}
-
-/* Blocked tasks, the longest waiting first; returns how many. */
-static uint32_t wf_collect_roots(struct wf_graph *graph)
-{
-	uint32_t nr = 0;
-
-	for (uint32_t i = 0; i < graph->limits.max_tasks; i++) {
-		const struct wf_task *task = &graph->tasks[i];
-		uint32_t at = nr;
-
-		if (!task->used || task->wait_kind == WF_RES_NONE)
-			continue;
-		while (at > 0 &&
-		       wf_waits_longer(task,
-				       &graph->tasks[graph->roots[at - 1]])) {
-			graph->roots[at] = graph->roots[at - 1];
-			at--;
-		}
-		graph->roots[at] = i;
-		nr++;
-	}
-	return nr;
-}
-
-/* The grey stack from `first` to its top is a cycle: report it. */
-static void wf_report_cycle(const struct wf_graph *graph, uint32_t depth,
-			    uint32_t first, struct wf_finding *finding)
-{
-	const struct wf_frame *cycle;
-	uint32_t from = 0, nr, start = 0;
-
-	while (graph->stack[from].task != first)
-		from++;
-	cycle = &graph->stack[from];
-	nr = depth - from;
-	if (nr > WF_FINDING_TASKS_MAX)
-		nr = WF_FINDING_TASKS_MAX;
-	/* Start with the longest waiting task: the order is then stable. */
-	for (uint32_t i = 1; i < nr; i++)
-		if (wf_waits_longer(&graph->tasks[cycle[i].task],
-				    &graph->tasks[cycle[start].task]))
-			start = i;
-	finding->kind = WF_FOUND_CYCLE;
-	finding->nr_tasks = nr;
-	for (uint32_t i = 0; i < nr; i++)
-		wf_report_task(graph, &finding->tasks[i],
-			       cycle[(start + i) % nr].task,
-			       cycle[(start + i + 1) % nr].task);
-}
-
-/* Depth-first over blocked tasks only: a grey successor closes a cycle. */
-static bool wf_find_cycle(struct wf_graph *graph, uint32_t nr_roots,
-			  struct wf_finding *finding)
-{
-	memset(graph->colour, WF_WHITE, graph->limits.max_tasks);
-	for (uint32_t r = 0; r < nr_roots; r++) {
-		uint32_t depth = 0;
-
-		if (graph->colour[graph->roots[r]] != WF_WHITE)
-			continue;
-		graph->stack[depth++] = (struct wf_frame){ graph->roots[r], 0 };
-		graph->colour[graph->roots[r]] = WF_GREY;
-		while (depth) {
-			struct wf_frame *top = &graph->stack[depth - 1];
-			uint32_t next = wf_next_holder(graph,
-						       &graph->tasks[top->task],
-						       &top->next_pos);
-
-			if (next == WF_NIL) {
-				graph->colour[top->task] = WF_BLACK;
-				depth--;
-				continue;
-			}
-			if (graph->tasks[next].wait_kind == WF_RES_NONE ||
-			    graph->colour[next] == WF_BLACK)
-				continue;
-			if (graph->colour[next] == WF_GREY) {
-				wf_report_cycle(graph, depth, next, finding);
-				return true;
-			}
-			graph->colour[next] = WF_GREY;
-			graph->stack[depth++] = (struct wf_frame){ next, 0 };
-		}
-	}
-	return false;
-}
-
-static uint32_t wf_first_holder(const struct wf_graph *graph, uint32_t index)
-{
-	uint32_t pos = 0;
-
-	if (graph->tasks[index].wait_kind == WF_RES_NONE)
-		return WF_NIL;
-	return wf_next_holder(graph, &graph->tasks[index], &pos);
-}
-
-/* The hung task, then whom it waits for, as far as that goes. */
-static void wf_report_hang(struct wf_graph *graph, uint32_t hung,
-			   struct wf_finding *finding)
-{
-	uint32_t chain[WF_FINDING_TASKS_MAX];
-	uint32_t nr = 0, at = hung;
-
-	while (at != WF_NIL && nr < WF_FINDING_TASKS_MAX) {
-		bool seen = false;
-
-		for (uint32_t i = 0; i < nr; i++)
-			seen |= chain[i] == at;
-		if (seen)
-			break;
-		chain[nr++] = at;
-		at = wf_first_holder(graph, at);
-	}
-	finding->kind = WF_FOUND_HANG;
-	finding->nr_tasks = nr;
-	for (uint32_t i = 0; i < nr; i++)
-		wf_report_task(graph, &finding->tasks[i], chain[i],
-			       wf_first_holder(graph, chain[i]));
-}
-
-enum wf_finding_kind wf_check(struct wf_graph *graph, uint64_t now_ns,
-			      uint64_t hang_timeout_ns,
-			      struct wf_finding *finding)
-{
-	uint32_t nr_roots;
-
-	memset(finding, 0, sizeof(*finding));
-	finding->now_ns = now_ns;
-	finding->hang_timeout_ns = hang_timeout_ns;
-	if (!graph->nr_blocked)
-		return WF_FOUND_NONE;
-	nr_roots = wf_collect_roots(graph);
-	if (wf_find_cycle(graph, nr_roots, finding))
-		return finding->kind;
-	if (hang_timeout_ns && nr_roots) {
-		uint32_t oldest = graph->roots[0];
-		uint64_t since = graph->tasks[oldest].wait_since;
-
-		if (now_ns > since && now_ns - since > hang_timeout_ns) {
-			wf_report_hang(graph, oldest, finding);
-			return finding->kind;
-		}
-	}
-	return WF_FOUND_NONE;
 }
 
 uint32_t wf_blocked_count(const struct wf_graph *graph)

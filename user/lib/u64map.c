@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #include <stdlib.h>
+#include "lib/hash.h"
 #include "lib/u64map.h"
 
 /* Class ids are hashes already, but tids and stack ids are small and
  * dense: mix them so linear probing does not cluster. */
 static size_t u64map_slot(const struct u64map *m, uint64_t key)
 {
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (size_t)key & (m->cap - 1);
+	return (size_t)so_mix64(key) & (m->cap - 1);
 }
 
 void u64map_init(struct u64map *m)
