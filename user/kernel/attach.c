@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+/*
+ * How each probe is attached on this kernel: its mode (fentry, kprobe,
+ * tp_btf, missing) decided before load() from BTF and ftrace's list,
+ * the programs of that mode loaded and attached one by one, and the
+ * table of modes printed.  Split from loader.c, which runs the
+ * lifecycle; this file holds the per-probe decisions.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "kernel/loader_int.h"
+#include "kernel/preflight.h"
+#include "observe.skel.h"
+
+static void set_autoload(struct bpf_object *obj, const char *kind,
+			 const char *base, bool on)
+{
+	struct bpf_program *prog;
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s_%s", kind, base);
+	prog = bpf_object__find_program_by_name(obj, name);
+	if (prog)
+		bpf_program__set_autoload(prog, on);
+}
+
+/* Load this row's programs for its mode, and no others. */
+static void set_row_autoload(struct bpf_object *obj,
+			     const struct probe_state *ps)
+{
+	const char *base = ps->def->prog_base;
+
+	set_autoload(obj, "tp", base, ps->mode == PROBE_TRACEPOINT);
+	set_autoload(obj, "fentry", base, ps->mode == PROBE_FENTRY);
+	set_autoload(obj, "fexit", base, ps->mode == PROBE_FENTRY);
+	set_autoload(obj, "kprobe", base, ps->mode == PROBE_KPROBE);
+	set_autoload(obj, "kretprobe", base, ps->mode == PROBE_KPROBE);
+}
+
+static struct probe_state *find_row(struct so_loader *l, const char *target)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++)
+		if (!strcmp(l->probes[i].def->target, target))
+			return &l->probes[i];
+	return NULL;
+}
+
+/*
+ * One of each pair probed: the plain mutex_lock() where it exists, its
+ * lockdep stand-in (mutex_lock_nested()) where DEBUG_LOCK_ALLOC made the
+ * plain one a macro.  Where neither exists, the plain one's warning says
+ * what is lost, once.
+ */
+static void pick_stand_ins(struct so_loader *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++) {
+		struct probe_state *ps = &l->probes[i], *plain;
+
+		if (!ps->def->stands_for)
+			continue;
+		plain = find_row(l, ps->def->stands_for);
+		if (!plain)
+			continue;
+		if (plain->mode == PROBE_MISSING && ps->mode != PROBE_MISSING) {
+			plain->replaced = true;
+			continue;
+		}
+		ps->replaced = true;
+		ps->mode = PROBE_MISSING;
+	}
+}
+
+void loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
+			 const struct traceable *tr)
+{
+	size_t i;
+
+	l->nr_probes = so_nr_probes;
+	for (i = 0; i < so_nr_probes; i++) {
+		const struct probe_def *d = &so_probe_defs[i];
+		struct probe_state *ps = &l->probes[i];
+		bool in_btf, traceable;
+		char tp[96];
+
+		ps->def = d;
+		if (d->tracepoint) {
+			snprintf(tp, sizeof(tp), "btf_trace_%s", d->target);
+			ps->mode = btf__find_by_name_kind(vmlinux_btf, tp,
+							  BTF_KIND_TYPEDEF) > 0 ?
+				   PROBE_TRACEPOINT : PROBE_MISSING;
+			continue;
+		}
+		in_btf = btf__find_by_name_kind(vmlinux_btf, d->target,
+						BTF_KIND_FUNC) > 0;
+		traceable = traceable_has(tr, d->target);
+		ps->not_here = d->needs_btf &&
+			       btf__find_by_name_kind(vmlinux_btf, d->needs_btf,
+						      BTF_KIND_FUNC) <= 0;
+		if (ps->not_here)
+			ps->mode = PROBE_MISSING;
+		else if (in_btf && traceable)
+			ps->mode = PROBE_FENTRY;
+		else if (traceable || ksym_exists(d->target))
+			ps->mode = PROBE_KPROBE;
+		else
+			ps->mode = PROBE_MISSING;
+	}
+	pick_stand_ins(l);
+	for (i = 0; i < l->nr_probes; i++)
+		set_row_autoload(l->skel->obj, &l->probes[i]);
+}
+
+/*
+ * What the kernfs knob probes read: the knob state (kernfs_config_fail)
+ * and the completion complete() is filtered on.  Looked up only where
+ * the knob probes are (kallsyms scans are slow under TCG); without the
+ * completion's address its probe would only cost time, so it goes.
+ */
+void loader_set_knob_addrs(struct so_loader *l)
+{
+	struct probe_state *wait = NULL, *done = NULL;
+	uint64_t addr = 0;
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++) {
+		if (!strcmp(l->probes[i].def->target, "kernfs_debug_wait"))
+			wait = &l->probes[i];
+		else if (!strcmp(l->probes[i].def->target, "complete"))
+			done = &l->probes[i];
+	}
+	if (wait && wait->mode != PROBE_MISSING)
+		l->skel->rodata->knob_config_addr =
+			ksym_addr("kernfs_config_fail");
+	/* The write timelines pair knob waits with the writes' events. */
+	if (wait && wait->mode != PROBE_MISSING)
+		l->aggregate = false;
+	l->skel->rodata->aggregate = l->aggregate;
+	if (!done || done->mode == PROBE_MISSING)
+		return;
+	addr = ksym_addr("kernfs_debug_wait_completion");
+	l->skel->rodata->knob_completion_addr = addr;
+	if (addr)
+		return;
+	set_autoload(l->skel->obj, "fentry", done->def->prog_base, false);
+	set_autoload(l->skel->obj, "kprobe", done->def->prog_base, false);
+	done->mode = PROBE_MISSING;
+}
+
+/* Attach every loaded program on its own, so one failure is one probe. */
+int loader_attach_probes(struct so_loader *l)
+{
+	struct bpf_program *prog;
+	size_t i;
+
+	bpf_object__for_each_program(prog, l->skel->obj) {
+		const char *name = bpf_program__name(prog);
+		struct probe_state *ps = NULL;
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		for (i = 0; i < l->nr_probes; i++) {
+			const char *base = l->probes[i].def->prog_base;
+			const char *us = strchr(name, '_');
+
+			if (us && !strcmp(us + 1, base)) {
+				ps = &l->probes[i];
+				break;
+			}
+		}
+		link = bpf_program__attach(prog);
+		if (!link) {
+			int err = -errno;
+
+			if (ps && !ps->attach_err)
+				ps->attach_err = err;
+			continue;
+		}
+		if (l->nr_links == sizeof(l->links) / sizeof(l->links[0])) {
+			/* Never an untracked link: it could not be
+			 * destroyed at detach. */
+			bpf_link__destroy(link);
+			if (ps && !ps->attach_err)
+				ps->attach_err = -ENOSPC;
+			continue;
+		}
+		l->links[l->nr_links++] = link;
+		if (ps)
+			ps->nr_links++;
+	}
+
+	for (i = 0; i < l->nr_probes; i++) {
+		struct probe_state *ps = &l->probes[i];
+
+		if (ps->mode != PROBE_MISSING && !ps->attach_err)
+			continue;
+		if (ps->def->required) {
+			fprintf(stderr,
+				"sysfs-observe: failed to attach to %s: %s\n"
+				"  it is required: this kernel cannot be "
+				"observed without it\n", ps->def->target,
+				ps->attach_err ? strerror(-ps->attach_err) :
+						 "not in BTF, ftrace or kallsyms");
+			return -ENOENT;
+		}
+		if (!ps->not_here && !ps->replaced)
+			fprintf(stderr, "sysfs-observe: warning: no probe on "
+				"%s (%s): lost: %s\n", ps->def->target,
+				ps->attach_err ? strerror(-ps->attach_err) :
+						 "not traceable here",
+				ps->def->lost);
+		ps->mode = PROBE_MISSING;
+	}
+	return 0;
+}
+
+size_t loader_nr_attached(const struct so_loader *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nr_probes; i++)
+		n += l->probes[i].mode != PROBE_MISSING;
+	return n;
+}
+
+/* Which mutex entry points are probed: the plain or lockdep's. */
+const char *loader_mutex_set(const struct so_loader *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++) {
+		const struct probe_state *ps = &l->probes[i];
+
+		if (!strcmp(ps->def->target, "mutex_lock_nested"))
+			return ps->mode != PROBE_MISSING ?
+			       "lockdep's (mutex_lock_nested and friends: "
+			       "CONFIG_DEBUG_LOCK_ALLOC)" :
+			       "plain (mutex_lock and friends)";
+	}
+	return "plain (mutex_lock and friends)";
+}
+
+void loader_print_probes(const struct so_loader *l, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_probes; i++) {
+		const struct probe_state *ps = &l->probes[i];
+
+		if (ps->replaced) {
+			fprintf(out, "%-32s %-8s (%s)\n", ps->def->target,
+				"unused", ps->def->stands_for ?
+				"the plain function is probed" :
+				"a lockdep stand-in is probed");
+			continue;
+		}
+		fprintf(out, "%-32s %-8s%s\n", ps->def->target,
+			probe_mode_name(ps->mode),
+			ps->def->required ? " (required)" : "");
+	}
+	fprintf(out, "mutex probes: %s\n", loader_mutex_set(l));
+}
