@@ -780,6 +780,9 @@ int BPF_KRETPROBE(kretprobe___x64_sys_delete_module, long ret)
  * same begin/end events, each with its device's name and its own start
  * time (one device's removal may run inside another's).
  */
+_Static_assert(sizeof(((struct gendisk *)0)->disk_name) == SO_DISK_NAME_LEN,
+	       "SO_DISK_NAME_LEN is not this kernel's DISK_NAME_LEN");
+
 static __always_inline int on_removal_entry(void *ctx, __u32 type, void *dev,
 					    bool misc)
 {
@@ -791,11 +794,11 @@ static __always_inline int on_removal_entry(void *ctx, __u32 type, void *dev,
 	s->name[0] = 0;
 	if (misc) {
 		ts->misc_ts = bpf_ktime_get_ns();
-		bpf_probe_read_kernel_str(s->name, 32,
+		bpf_probe_read_kernel_str(s->name, SO_DISK_NAME_LEN,
 			BPF_CORE_READ((struct miscdevice *)dev, name));
 	} else {
 		ts->gendisk_ts = bpf_ktime_get_ns();
-		BPF_CORE_READ_STR_INTO((char (*)[32])s->name,
+		BPF_CORE_READ_STR_INTO((char (*)[SO_DISK_NAME_LEN])s->name,
 				       (struct gendisk *)dev, disk_name);
 	}
 	emit(ctx, type, (__u64)dev, 0, 0, 0, s->name, false);
