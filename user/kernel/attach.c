@@ -77,11 +77,20 @@ static void pick_stand_ins(struct so_loader *l)
 	}
 }
 
-void loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
-			 const struct traceable *tr)
+int loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
+			const struct traceable *tr)
 {
 	size_t i;
 
+	/* probes.c asserts it where the table's size is known; this file
+	 * sees only so_nr_probes. */
+	if (so_nr_probes > SO_MAX_PROBE_DEFS) {
+		fprintf(stderr, "sysfs-observe: failed to set up the probes: "
+			"the probe table has %zu rows, so_loader.probes[] %d\n"
+			"  raise SO_MAX_PROBE_DEFS in user/kernel/probes.h and "
+			"rebuild\n", so_nr_probes, SO_MAX_PROBE_DEFS);
+		return -ENOSPC;
+	}
 	l->nr_probes = so_nr_probes;
 	for (i = 0; i < so_nr_probes; i++) {
 		const struct probe_def *d = &so_probe_defs[i];
@@ -115,6 +124,7 @@ void loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
 	pick_stand_ins(l);
 	for (i = 0; i < l->nr_probes; i++)
 		set_row_autoload(l->skel->obj, &l->probes[i]);
+	return 0;
 }
 
 /*
@@ -153,48 +163,64 @@ void loader_set_knob_addrs(struct so_loader *l)
 	done->mode = PROBE_MISSING;
 }
 
-/* Attach every loaded program on its own, so one failure is one probe. */
-int loader_attach_probes(struct so_loader *l)
+/*
+ * Each loaded program makes at most one link, so links[] can hold every
+ * program of the skeleton; the check in attach_prog() stays for the day
+ * a program makes more.
+ */
+#define SKEL_NR_PROGS (sizeof(((struct observe_bpf *)0)->progs) / \
+		       sizeof(struct bpf_program *))
+_Static_assert(SKEL_NR_PROGS <= SO_MAX_LINKS,
+	       "so_loader.links[] is smaller than the skeleton's programs: "
+	       "raise SO_MAX_LINKS in user/kernel/loader.h");
+
+/* The row a program serves: programs are <kind>_<prog_base>. */
+static struct probe_state *prog_row(struct so_loader *l,
+				    const struct bpf_program *prog)
 {
-	struct bpf_program *prog;
+	const char *us = strchr(bpf_program__name(prog), '_');
 	size_t i;
 
-	bpf_object__for_each_program(prog, l->skel->obj) {
-		const char *name = bpf_program__name(prog);
-		struct probe_state *ps = NULL;
-		struct bpf_link *link;
+	for (i = 0; us && i < l->nr_probes; i++)
+		if (!strcmp(us + 1, l->probes[i].def->prog_base))
+			return &l->probes[i];
+	return NULL;
+}
 
-		if (!bpf_program__autoload(prog))
-			continue;
-		for (i = 0; i < l->nr_probes; i++) {
-			const char *base = l->probes[i].def->prog_base;
-			const char *us = strchr(name, '_');
+/*
+ * Attach one program.  A failure is its row's (attach_err), and only a
+ * full links[] is the whole load's: a link we cannot keep we cannot
+ * destroy at detach either, so it is never made to stay.
+ */
+static int attach_prog(struct so_loader *l, struct bpf_program *prog,
+		       struct probe_state *ps)
+{
+	struct bpf_link *link = bpf_program__attach(prog);
 
-			if (us && !strcmp(us + 1, base)) {
-				ps = &l->probes[i];
-				break;
-			}
-		}
-		link = bpf_program__attach(prog);
-		if (!link) {
-			int err = -errno;
-
-			if (ps && !ps->attach_err)
-				ps->attach_err = err;
-			continue;
-		}
-		if (l->nr_links == sizeof(l->links) / sizeof(l->links[0])) {
-			/* Never an untracked link: it could not be
-			 * destroyed at detach. */
-			bpf_link__destroy(link);
-			if (ps && !ps->attach_err)
-				ps->attach_err = -ENOSPC;
-			continue;
-		}
-		l->links[l->nr_links++] = link;
-		if (ps)
-			ps->nr_links++;
+	if (!link) {
+		if (ps && !ps->attach_err)
+			ps->attach_err = -errno;
+		return 0;
 	}
+	if (l->nr_links == SO_MAX_LINKS) {
+		bpf_link__destroy(link);
+		fprintf(stderr, "sysfs-observe: failed to attach %s: all %d "
+			"link slots are in use\n  so_loader.links[] must hold "
+			"a link per program: raise SO_MAX_LINKS in "
+			"user/kernel/loader.h and rebuild\n",
+			bpf_program__name(prog), SO_MAX_LINKS);
+		return -ENOSPC;
+	}
+	l->links[l->nr_links++] = link;
+	if (ps)
+		ps->nr_links++;
+	return 0;
+}
+
+/* Rows without a probe: an error if required, else a warning. */
+static int report_missing(struct so_loader *l)
+{
+	size_t i;
 
 	for (i = 0; i < l->nr_probes; i++) {
 		struct probe_state *ps = &l->probes[i];
@@ -219,6 +245,22 @@ int loader_attach_probes(struct so_loader *l)
 		ps->mode = PROBE_MISSING;
 	}
 	return 0;
+}
+
+/* Attach every loaded program on its own, so one failure is one probe. */
+int loader_attach_probes(struct so_loader *l)
+{
+	struct bpf_program *prog;
+	int err;
+
+	bpf_object__for_each_program(prog, l->skel->obj) {
+		if (!bpf_program__autoload(prog))
+			continue;
+		err = attach_prog(l, prog, prog_row(l, prog));
+		if (err)
+			return err;
+	}
+	return report_missing(l);
 }
 
 size_t loader_nr_attached(const struct so_loader *l)

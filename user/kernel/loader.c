@@ -94,7 +94,8 @@ static int open_object(struct so_loader *l, const struct loader_opts *opts,
 			"object: %s\n", strerror(errno));
 		return 1;
 	}
-	loader_decide_modes(l, vmlinux_btf, tr);
+	if (loader_decide_modes(l, vmlinux_btf, tr))
+		return 1;
 	l->aggregate = opts->aggregate;
 	loader_set_knob_addrs(l);
 	if (opts->ringbuf_kib &&

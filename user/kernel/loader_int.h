@@ -13,9 +13,10 @@
 
 struct btf;
 
-/* Each probe's mode on this kernel, and autoload set to match. */
-void loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
-			 const struct traceable *tr);
+/* Each probe's mode on this kernel, and autoload set to match; -errno
+ * (with the reason printed) when the probe table does not fit. */
+int loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
+			const struct traceable *tr);
 /* The kernfs knob probes' addresses; drops the probes that lack one. */
 void loader_set_knob_addrs(struct so_loader *l);
 /* Attach every loaded program; -errno when a required probe failed. */
