@@ -15,24 +15,57 @@
 #include "kernel/preflight.h"
 #include "observe.skel.h"
 
-static void set_autoload(struct bpf_object *obj, const char *kind,
-			 const char *base, bool on)
+static struct bpf_program *row_prog(struct bpf_object *obj, const char *kind,
+				    const char *base)
 {
-	struct bpf_program *prog;
 	char name[128];
 
 	snprintf(name, sizeof(name), "%s_%s", kind, base);
-	prog = bpf_object__find_program_by_name(obj, name);
+	return bpf_object__find_program_by_name(obj, name);
+}
+
+static void set_autoload(struct bpf_object *obj, const char *kind,
+			 const char *base, bool on)
+{
+	struct bpf_program *prog = row_prog(obj, kind, base);
+
 	if (prog)
 		bpf_program__set_autoload(prog, on);
 }
 
+/*
+ * A program whose section names no function (SEC("fentry"): a syscall,
+ * whose name depends on the architecture) attaches to its row's target,
+ * which must be known before load: the verifier checks the program
+ * against the function's BTF.
+ */
+static int set_fentry_target(struct bpf_object *obj,
+			     const struct probe_state *ps, const char *kind)
+{
+	struct bpf_program *prog = row_prog(obj, kind, ps->def->prog_base);
+
+	if (!prog || strchr(bpf_program__section_name(prog), '/'))
+		return 0;
+	return bpf_program__set_attach_target(prog, 0, ps->def->target);
+}
+
 /* Load this row's programs for its mode, and no others. */
-static void set_row_autoload(struct bpf_object *obj,
-			     const struct probe_state *ps)
+static void set_row_autoload(struct bpf_object *obj, struct probe_state *ps)
 {
 	const char *base = ps->def->prog_base;
+	int err = 0;
 
+	if (ps->mode == PROBE_FENTRY) {
+		err = set_fentry_target(obj, ps, "fentry");
+		if (!err)
+			err = set_fentry_target(obj, ps, "fexit");
+	}
+	if (err) {
+		/* Chosen from the same BTF: not expected.  The row goes
+		 * missing, with the error in its warning. */
+		ps->attach_err = err;
+		ps->mode = PROBE_MISSING;
+	}
 	set_autoload(obj, "tp", base, ps->mode == PROBE_TRACEPOINT);
 	set_autoload(obj, "fentry", base, ps->mode == PROBE_FENTRY);
 	set_autoload(obj, "fexit", base, ps->mode == PROBE_FENTRY);
