@@ -1,200 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
- * How each probe is attached on this kernel: its mode (fentry, kprobe,
- * tp_btf, missing) decided before load() from BTF and ftrace's list,
- * the programs of that mode loaded and attached one by one, and the
- * table of modes printed.  Split from loader.c, which runs the
- * lifecycle; this file holds the per-probe decisions.
+ * Attaching the loaded programs one by one, so that one failure costs
+ * one probe: a required probe's failure is an error, another's a
+ * warning, and a failed fentry attach asks loader.c for a reload with
+ * the row's kprobes instead.  The modes themselves are modes.c's.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "kernel/loader_int.h"
-#include "kernel/preflight.h"
 #include "observe.skel.h"
-
-static struct bpf_program *row_prog(struct bpf_object *obj, const char *kind,
-				    const char *base)
-{
-	char name[128];
-
-	snprintf(name, sizeof(name), "%s_%s", kind, base);
-	return bpf_object__find_program_by_name(obj, name);
-}
-
-static void set_autoload(struct bpf_object *obj, const char *kind,
-			 const char *base, bool on)
-{
-	struct bpf_program *prog = row_prog(obj, kind, base);
-
-	if (prog)
-		bpf_program__set_autoload(prog, on);
-}
-
-/*
- * A program whose section names no function (SEC("fentry"): a syscall,
- * whose name depends on the architecture) attaches to its row's target,
- * which must be known before load: the verifier checks the program
- * against the function's BTF.
- */
-static int set_fentry_target(struct bpf_object *obj,
-			     const struct probe_state *ps, const char *kind)
-{
-	struct bpf_program *prog = row_prog(obj, kind, ps->def->prog_base);
-
-	if (!prog || strchr(bpf_program__section_name(prog), '/'))
-		return 0;
-	return bpf_program__set_attach_target(prog, 0, ps->def->target);
-}
-
-/* Load this row's programs for its mode, and no others. */
-static void set_row_autoload(struct bpf_object *obj, struct probe_state *ps)
-{
-	const char *base = ps->def->prog_base;
-	int err = 0;
-
-	if (ps->mode == PROBE_FENTRY) {
-		err = set_fentry_target(obj, ps, "fentry");
-		if (!err)
-			err = set_fentry_target(obj, ps, "fexit");
-	}
-	if (err) {
-		/* Chosen from the same BTF: not expected.  The row goes
-		 * missing, with the error in its warning. */
-		ps->attach_err = err;
-		ps->mode = PROBE_MISSING;
-	}
-	set_autoload(obj, "tp", base, ps->mode == PROBE_TRACEPOINT);
-	set_autoload(obj, "fentry", base, ps->mode == PROBE_FENTRY);
-	set_autoload(obj, "fexit", base, ps->mode == PROBE_FENTRY);
-	set_autoload(obj, "kprobe", base, ps->mode == PROBE_KPROBE);
-	set_autoload(obj, "kretprobe", base, ps->mode == PROBE_KPROBE);
-}
-
-static struct probe_state *find_row(struct so_loader *l, const char *target)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr_probes; i++)
-		if (!strcmp(l->probes[i].def->target, target))
-			return &l->probes[i];
-	return NULL;
-}
-
-/*
- * One of each pair probed: the plain mutex_lock() where it exists, its
- * lockdep stand-in (mutex_lock_nested()) where DEBUG_LOCK_ALLOC made the
- * plain one a macro.  Where neither exists, the plain one's warning says
- * what is lost, once.
- */
-static void pick_stand_ins(struct so_loader *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr_probes; i++) {
-		struct probe_state *ps = &l->probes[i], *plain;
-
-		if (!ps->def->stands_for)
-			continue;
-		plain = find_row(l, ps->def->stands_for);
-		if (!plain)
-			continue;
-		if (plain->mode == PROBE_MISSING && ps->mode != PROBE_MISSING) {
-			plain->replaced = true;
-			continue;
-		}
-		ps->replaced = true;
-		ps->mode = PROBE_MISSING;
-	}
-}
-
-int loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
-			const struct traceable *tr)
-{
-	size_t i;
-
-	/* probes.c asserts it where the table's size is known; this file
-	 * sees only so_nr_probes. */
-	if (so_nr_probes > SO_MAX_PROBE_DEFS) {
-		fprintf(stderr, "sysfs-observe: failed to set up the probes: "
-			"the probe table has %zu rows, so_loader.probes[] %d\n"
-			"  raise SO_MAX_PROBE_DEFS in user/kernel/probes.h and "
-			"rebuild\n", so_nr_probes, SO_MAX_PROBE_DEFS);
-		return -ENOSPC;
-	}
-	l->nr_probes = so_nr_probes;
-	for (i = 0; i < so_nr_probes; i++) {
-		const struct probe_def *d = &so_probe_defs[i];
-		struct probe_state *ps = &l->probes[i];
-		bool in_btf, traceable;
-		char tp[96];
-
-		ps->def = d;
-		if (d->tracepoint) {
-			snprintf(tp, sizeof(tp), "btf_trace_%s", d->target);
-			ps->mode = btf__find_by_name_kind(vmlinux_btf, tp,
-							  BTF_KIND_TYPEDEF) > 0 ?
-				   PROBE_TRACEPOINT : PROBE_MISSING;
-			continue;
-		}
-		in_btf = btf__find_by_name_kind(vmlinux_btf, d->target,
-						BTF_KIND_FUNC) > 0;
-		traceable = traceable_has(tr, d->target);
-		ps->not_here = d->needs_btf &&
-			       btf__find_by_name_kind(vmlinux_btf, d->needs_btf,
-						      BTF_KIND_FUNC) <= 0;
-		if (ps->not_here)
-			ps->mode = PROBE_MISSING;
-		else if (in_btf && traceable)
-			ps->mode = PROBE_FENTRY;
-		else if (traceable || ksym_exists(d->target))
-			ps->mode = PROBE_KPROBE;
-		else
-			ps->mode = PROBE_MISSING;
-	}
-	pick_stand_ins(l);
-	for (i = 0; i < l->nr_probes; i++)
-		set_row_autoload(l->skel->obj, &l->probes[i]);
-	return 0;
-}
-
-/*
- * What the kernfs knob probes read: the knob state (kernfs_config_fail)
- * and the completion complete() is filtered on.  Looked up only where
- * the knob probes are (kallsyms scans are slow under TCG); without the
- * completion's address its probe would only cost time, so it goes.
- */
-void loader_set_knob_addrs(struct so_loader *l)
-{
-	struct probe_state *wait = NULL, *done = NULL;
-	uint64_t addr = 0;
-	size_t i;
-
-	for (i = 0; i < l->nr_probes; i++) {
-		if (!strcmp(l->probes[i].def->target, "kernfs_debug_wait"))
-			wait = &l->probes[i];
-		else if (!strcmp(l->probes[i].def->target, "complete"))
-			done = &l->probes[i];
-	}
-	if (wait && wait->mode != PROBE_MISSING)
-		l->skel->rodata->knob_config_addr =
-			ksym_addr("kernfs_config_fail");
-	/* The write timelines pair knob waits with the writes' events. */
-	if (wait && wait->mode != PROBE_MISSING)
-		l->aggregate = false;
-	l->skel->rodata->aggregate = l->aggregate;
-	if (!done || done->mode == PROBE_MISSING)
-		return;
-	addr = ksym_addr("kernfs_debug_wait_completion");
-	l->skel->rodata->knob_completion_addr = addr;
-	if (addr)
-		return;
-	set_autoload(l->skel->obj, "fentry", done->def->prog_base, false);
-	set_autoload(l->skel->obj, "kprobe", done->def->prog_base, false);
-	done->mode = PROBE_MISSING;
-}
 
 /*
  * Each loaded program makes at most one link, so links[] can hold every
@@ -220,6 +37,34 @@ static struct probe_state *prog_row(struct so_loader *l,
 	return NULL;
 }
 
+/* fentry and fexit programs: those a failed attach falls back from. */
+static bool is_fentry(const struct bpf_program *prog)
+{
+	enum bpf_attach_type type = bpf_program__expected_attach_type(prog);
+
+	return type == BPF_TRACE_FENTRY || type == BPF_TRACE_FEXIT;
+}
+
+/*
+ * SYSFS_OBSERVE_FAIL_FENTRY=all, or a comma-separated list of functions:
+ * their fentry/fexit attach fails as on a kernel without BPF trampolines
+ * (EOPNOTSUPP), so the kprobe fallback can be tested where fentry works.
+ */
+static bool fentry_fail_forced(const char *target)
+{
+	const char *list = getenv("SYSFS_OBSERVE_FAIL_FENTRY"), *p;
+	size_t len = strlen(target);
+
+	if (!list || !*list)
+		return false;
+	if (!strcmp(list, "all"))
+		return true;
+	for (p = list; (p = strstr(p, target)); p += len)
+		if ((p == list || p[-1] == ',') && (!p[len] || p[len] == ','))
+			return true;
+	return false;
+}
+
 /*
  * Attach one program.  A failure is its row's (attach_err), and only a
  * full links[] is the whole load's: a link we cannot keep we cannot
@@ -228,8 +73,12 @@ static struct probe_state *prog_row(struct so_loader *l,
 static int attach_prog(struct so_loader *l, struct bpf_program *prog,
 		       struct probe_state *ps)
 {
-	struct bpf_link *link = bpf_program__attach(prog);
+	struct bpf_link *link = NULL;
 
+	if (ps && is_fentry(prog) && fentry_fail_forced(ps->def->target))
+		errno = EOPNOTSUPP;
+	else
+		link = bpf_program__attach(prog);
 	if (!link) {
 		if (ps && !ps->attach_err)
 			ps->attach_err = -errno;
@@ -248,6 +97,52 @@ static int attach_prog(struct so_loader *l, struct bpf_program *prog,
 	if (ps)
 		ps->nr_links++;
 	return 0;
+}
+
+/* Attach the loaded fentry/fexit programs, or all the others. */
+static int attach_pass(struct so_loader *l, bool fentry)
+{
+	struct bpf_program *prog;
+	int err;
+
+	bpf_object__for_each_program(prog, l->skel->obj) {
+		if (!bpf_program__autoload(prog) || is_fentry(prog) != fentry)
+			continue;
+		err = attach_prog(l, prog, prog_row(l, prog));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Rows whose fentry programs failed to attach, marked for kprobe mode in
+ * the reload; how many.  fentry mode needs the function in ftrace's
+ * list, so a kprobe can attach where the fentry could not, if the row
+ * has kprobe programs.
+ */
+static size_t mark_fallbacks(struct so_loader *l)
+{
+	const struct probe_state *first = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nr_probes; i++) {
+		struct probe_state *ps = &l->probes[i];
+
+		if (ps->mode != PROBE_FENTRY || !ps->attach_err ||
+		    !loader_row_prog(l->skel->obj, "kprobe",
+				     ps->def->prog_base))
+			continue;
+		ps->fentry_failed = true;
+		if (!n++)
+			first = ps;
+	}
+	if (n)
+		fprintf(stderr, "sysfs-observe: fentry failed to attach to "
+			"%zu function%s (%s: %s): loading again with kprobes "
+			"there\n", n, n > 1 ? "s" : "", first->def->target,
+			strerror(-first->attach_err));
+	return n;
 }
 
 /* Rows without a probe: an error if required, else a warning. */
@@ -280,65 +175,21 @@ static int report_missing(struct so_loader *l)
 	return 0;
 }
 
-/* Attach every loaded program on its own, so one failure is one probe. */
-int loader_attach_probes(struct so_loader *l)
+/*
+ * Attach every loaded program on its own, so one failure is one probe.
+ * fentry/fexit first: when one fails, -EAGAIN asks for the reload (with
+ * may_fall_back) before anything else is attached, so that only those
+ * links, made moments ago, are detached again.
+ */
+int loader_attach_probes(struct so_loader *l, bool may_fall_back)
 {
-	struct bpf_program *prog;
 	int err;
 
-	bpf_object__for_each_program(prog, l->skel->obj) {
-		if (!bpf_program__autoload(prog))
-			continue;
-		err = attach_prog(l, prog, prog_row(l, prog));
-		if (err)
-			return err;
-	}
-	return report_missing(l);
+	err = attach_pass(l, true);
+	if (!err && may_fall_back && mark_fallbacks(l))
+		return -EAGAIN;
+	if (!err)
+		err = attach_pass(l, false);
+	return err ? err : report_missing(l);
 }
 
-size_t loader_nr_attached(const struct so_loader *l)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < l->nr_probes; i++)
-		n += l->probes[i].mode != PROBE_MISSING;
-	return n;
-}
-
-/* Which mutex entry points are probed: the plain or lockdep's. */
-const char *loader_mutex_set(const struct so_loader *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr_probes; i++) {
-		const struct probe_state *ps = &l->probes[i];
-
-		if (!strcmp(ps->def->target, "mutex_lock_nested"))
-			return ps->mode != PROBE_MISSING ?
-			       "lockdep's (mutex_lock_nested and friends: "
-			       "CONFIG_DEBUG_LOCK_ALLOC)" :
-			       "plain (mutex_lock and friends)";
-	}
-	return "plain (mutex_lock and friends)";
-}
-
-void loader_print_probes(const struct so_loader *l, FILE *out)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr_probes; i++) {
-		const struct probe_state *ps = &l->probes[i];
-
-		if (ps->replaced) {
-			fprintf(out, "%-32s %-8s (%s)\n", ps->def->target,
-				"unused", ps->def->stands_for ?
-				"the plain function is probed" :
-				"a lockdep stand-in is probed");
-			continue;
-		}
-		fprintf(out, "%-32s %-8s%s\n", ps->def->target,
-			probe_mode_name(ps->mode),
-			ps->def->required ? " (required)" : "");
-	}
-	fprintf(out, "mutex probes: %s\n", loader_mutex_set(l));
-}

@@ -2,8 +2,9 @@
 /*
  * Loader: see loader.h.  The skeleton lifecycle of libbpf-bootstrap
  * (open, set read-only data, load, attach, poll, destroy), with the
- * probe modes of bcc's libbpf-tools decided per function in attach.c
- * and the maps read back in maps.c and reset.c.
+ * probe modes of bcc's libbpf-tools decided per function (modes.c),
+ * attached one by one (attach.c), and the maps read back (maps.c) and
+ * emptied (reset.c) elsewhere.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -134,19 +135,56 @@ static int load_object(struct so_loader *l)
 	return 0;
 }
 
-/* Open, load and attach; a kselftest exit code. */
+static void *detach_all(void *arg)
+{
+	struct so_loader *l = arg;
+	size_t i;
+
+	for (i = 0; i < l->nr_links; i++)
+		bpf_link__destroy(l->links[i]);
+	l->nr_links = 0;
+	if (l->task_slots)
+		munmap(l->task_slots, l->task_slots_len);
+	l->task_slots = NULL;
+	observe_bpf__destroy(l->skel);
+	l->skel = NULL;
+	return NULL;
+}
+
+/*
+ * Open, load and attach; a kselftest exit code.
+ *
+ * An fentry program can load and still fail to attach: on a kernel
+ * without BPF trampolines for its architecture (arm64 before 6.0 says
+ * ENOTSUPP only at attach), or where another direct ftrace user holds
+ * the function (EBUSY).  Its kprobe pair does the same work, but was not
+ * loaded: loading both of every pair would cost verifier time on every
+ * start (seconds under TCG) for a case most kernels never see, and
+ * libbpf cannot add a program to a loaded object.  So the object is
+ * destroyed and loaded again, once, with those rows in kprobe mode
+ * (probe_state.fentry_failed): only the kernels that need it pay.
+ * Detaching here is synchronous: the fentry links were made moments
+ * before, and no event of theirs was read yet.
+ */
 static int start_object(struct so_loader *l, const struct loader_opts *opts,
 			const struct btf *vmlinux_btf,
 			const struct traceable *tr)
 {
-	int rc;
+	bool may_fall_back = true;
+	int rc, err;
 
-	rc = open_object(l, opts, vmlinux_btf, tr);
-	if (!rc)
-		rc = load_object(l);
-	if (!rc && loader_attach_probes(l))
-		rc = 1;
-	return rc;
+	for (;;) {
+		rc = open_object(l, opts, vmlinux_btf, tr);
+		if (!rc)
+			rc = load_object(l);
+		if (rc)
+			return rc;
+		err = loader_attach_probes(l, may_fall_back);
+		if (err != -EAGAIN)
+			return err ? 1 : 0;
+		detach_all(l);
+		may_fall_back = false;
+	}
 }
 
 int loader_start(struct so_loader *l, const struct loader_opts *opts)
@@ -205,22 +243,6 @@ void loader_pause(struct so_loader *l)
 int loader_poll(struct so_loader *l, int timeout_ms)
 {
 	return ring_buffer__poll(l->rb, timeout_ms);
-}
-
-static void *detach_all(void *arg)
-{
-	struct so_loader *l = arg;
-	size_t i;
-
-	for (i = 0; i < l->nr_links; i++)
-		bpf_link__destroy(l->links[i]);
-	l->nr_links = 0;
-	if (l->task_slots)
-		munmap(l->task_slots, l->task_slots_len);
-	l->task_slots = NULL;
-	observe_bpf__destroy(l->skel);
-	l->skel = NULL;
-	return NULL;
 }
 
 /* Detaching an fexit program waits for every task inside the traced
