@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * Attaching the loaded programs one by one, so that one failure costs
  * one probe: a required probe's failure is an error, another's a

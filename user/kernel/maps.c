@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * What the probes left in their maps, read back by user space: the
  * per-CPU counters, summary mode's per-class counts, the task table

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * Each probe's mode on this kernel (fentry, kprobe, tp_btf, missing),
  * decided before load() from BTF and ftrace's list, because a program

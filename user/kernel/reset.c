@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * A new session on the loaded programs: the maps emptied, the counts
  * the probes keep of them corrected, the watched processes set.  Apart
