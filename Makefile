@@ -18,7 +18,14 @@ endif
 CC      ?= cc
 CLANG   ?= clang
 BPFTOOL ?= bpftool
-ARCH    := x86
+# The kernel's name for this machine (bpf_tracing.h's __TARGET_ARCH_),
+# from `uname -m` as libbpf-tools map it; ARCH= sets it for another.
+# vmlinux/vmlinux.h must then be that kernel's (`make vmlinux-h`).
+ARCH    ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/arm.*/arm/' \
+	     -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/mips.*/mips/' \
+	     -e 's/riscv64/riscv/' -e 's/loongarch64/loongarch/' \
+	     -e 's/s390x/s390/')
+ARCH    := $(ARCH)
 
 # The guest kernel (Debian's cloud kernel), fetched once into $(CACHE).
 # Expanded at most once, and only by the rules that need it.

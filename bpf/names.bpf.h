@@ -63,10 +63,14 @@ static __always_inline bool kn_wanted(const char *buf)
 	return true;
 }
 
+/* The copy below is as long as the kernel's name[]: never cut short. */
+_Static_assert(sizeof(((struct module *)0)->name) == SO_MODULE_NAME_LEN,
+	       "SO_MODULE_NAME_LEN is not this kernel's MODULE_NAME_LEN");
+
 static __always_inline __u64 mod_class(struct module *mod, char *buf)
 {
 	buf[0] = 0;
-	BPF_CORE_READ_STR_INTO((char (*)[56])buf, mod, name);
+	BPF_CORE_READ_STR_INTO((char (*)[SO_MODULE_NAME_LEN])buf, mod, name);
 	buf[SO_NAME_LEN - 1] = 0;
 	return SO_CLASS_MAKE(SO_CLASS_MOD, so_hash_name(buf, SO_NAME_LEN));
 }
@@ -74,7 +78,7 @@ static __always_inline __u64 mod_class(struct module *mod, char *buf)
 static __always_inline __u64 mod_class_user(const char *uname, char *buf)
 {
 	buf[0] = 0;
-	bpf_probe_read_user_str(buf, 56, uname);
+	bpf_probe_read_user_str(buf, SO_MODULE_NAME_LEN, uname);
 	buf[SO_NAME_LEN - 1] = 0;
 	return SO_CLASS_MAKE(SO_CLASS_MOD, so_hash_name(buf, SO_NAME_LEN));
 }

@@ -693,27 +693,36 @@ static __always_inline int on_finit_exit(void *ctx, long ret)
 	return 0;
 }
 
-SEC("fentry/__x64_sys_finit_module")
-int BPF_PROG(fentry___x64_sys_finit_module)
+/*
+ * A syscall's entry point is named for the architecture (__x64_sys_,
+ * __arm64_sys_, ...), so these sections name no function.  The kprobes
+ * are ksyscall ones: libbpf finds the prefix when it attaches them.  The
+ * fentry programs get their target from the loader before load
+ * (bpf_program__set_attach_target), from the probe table's row, which
+ * has the prefix of the architecture the loader was built for.  Both
+ * take the wrapper's pt_regs, as every architecture with a prefix does.
+ */
+SEC("fentry")
+int BPF_PROG(fentry_sys_finit_module)
 {
 	return on_finit_entry(ctx);
 }
 
-SEC("fexit/__x64_sys_finit_module")
-int BPF_PROG(fexit___x64_sys_finit_module, const struct pt_regs *regs,
-	     long ret)
+SEC("fexit")
+int BPF_PROG(fexit_sys_finit_module, const struct pt_regs *regs, long ret)
 {
 	return on_finit_exit(ctx, ret);
 }
 
-SEC("kprobe/__x64_sys_finit_module")
-int BPF_KPROBE(kprobe___x64_sys_finit_module)
+/* No argument read: BPF_KSYSCALL would find the wrapper's regs unused. */
+SEC("ksyscall/finit_module")
+int BPF_KPROBE(kprobe_sys_finit_module)
 {
 	return on_finit_entry(ctx);
 }
 
-SEC("kretprobe/__x64_sys_finit_module")
-int BPF_KRETPROBE(kretprobe___x64_sys_finit_module, long ret)
+SEC("kretsyscall/finit_module")
+int BPF_KRETPROBE(kretprobe_sys_finit_module, long ret)
 {
 	return on_finit_exit(ctx, ret);
 }
@@ -748,27 +757,28 @@ static __always_inline int on_delete_exit(void *ctx, long ret)
 	return 0;
 }
 
-SEC("fentry/__x64_sys_delete_module")
-int BPF_PROG(fentry___x64_sys_delete_module, const struct pt_regs *regs)
+/* Sections without a function: see the finit_module ones above. */
+SEC("fentry")
+int BPF_PROG(fentry_sys_delete_module, const struct pt_regs *regs)
 {
-	return on_delete_entry(ctx, (const char *)PT_REGS_PARM1_CORE(regs));
+	return on_delete_entry(ctx,
+			       (const char *)PT_REGS_PARM1_CORE_SYSCALL(regs));
 }
 
-SEC("fexit/__x64_sys_delete_module")
-int BPF_PROG(fexit___x64_sys_delete_module, const struct pt_regs *regs,
-	     long ret)
+SEC("fexit")
+int BPF_PROG(fexit_sys_delete_module, const struct pt_regs *regs, long ret)
 {
 	return on_delete_exit(ctx, ret);
 }
 
-SEC("kprobe/__x64_sys_delete_module")
-int BPF_KPROBE(kprobe___x64_sys_delete_module, const struct pt_regs *regs)
+SEC("ksyscall/delete_module")
+int BPF_KSYSCALL(kprobe_sys_delete_module, const char *name_user)
 {
-	return on_delete_entry(ctx, (const char *)PT_REGS_PARM1_CORE(regs));
+	return on_delete_entry(ctx, name_user);
 }
 
-SEC("kretprobe/__x64_sys_delete_module")
-int BPF_KRETPROBE(kretprobe___x64_sys_delete_module, long ret)
+SEC("kretsyscall/delete_module")
+int BPF_KRETPROBE(kretprobe_sys_delete_module, long ret)
 {
 	return on_delete_exit(ctx, ret);
 }
@@ -780,6 +790,9 @@ int BPF_KRETPROBE(kretprobe___x64_sys_delete_module, long ret)
  * same begin/end events, each with its device's name and its own start
  * time (one device's removal may run inside another's).
  */
+_Static_assert(sizeof(((struct gendisk *)0)->disk_name) == SO_DISK_NAME_LEN,
+	       "SO_DISK_NAME_LEN is not this kernel's DISK_NAME_LEN");
+
 static __always_inline int on_removal_entry(void *ctx, __u32 type, void *dev,
 					    bool misc)
 {
@@ -791,11 +804,11 @@ static __always_inline int on_removal_entry(void *ctx, __u32 type, void *dev,
 	s->name[0] = 0;
 	if (misc) {
 		ts->misc_ts = bpf_ktime_get_ns();
-		bpf_probe_read_kernel_str(s->name, 32,
+		bpf_probe_read_kernel_str(s->name, SO_DISK_NAME_LEN,
 			BPF_CORE_READ((struct miscdevice *)dev, name));
 	} else {
 		ts->gendisk_ts = bpf_ktime_get_ns();
-		BPF_CORE_READ_STR_INTO((char (*)[32])s->name,
+		BPF_CORE_READ_STR_INTO((char (*)[SO_DISK_NAME_LEN])s->name,
 				       (struct gendisk *)dev, disk_name);
 	}
 	emit(ctx, type, (__u64)dev, 0, 0, 0, s->name, false);

@@ -35,6 +35,21 @@
 /* --path's match on "<parent>/<name>", NUL included: at most 30 characters
  * and the '/' a directory gets. */
 #define SO_PATH_FILTER_LEN	32
+/*
+ * The kernel's own name lengths, NUL included, which the probes copy
+ * names with (64-bit kernels).  MODULE_NAME_LEN, include/linux/module.h:
+ * (64 - sizeof(unsigned long)), struct module's name[] and the most
+ * delete_module(2) reads of its argument.  DISK_NAME_LEN,
+ * include/linux/blkdev.h: struct gendisk's disk_name[]; a misc device's
+ * name is cut at the same length, one bound for removal events' device
+ * names.  The BPF side checks both against vmlinux.h; a name is one of
+ * SO_NAME_LEN's uses, so both fit in it.
+ */
+#define SO_MODULE_NAME_LEN	56
+#define SO_DISK_NAME_LEN	32
+_Static_assert(SO_MODULE_NAME_LEN <= SO_NAME_LEN &&
+	       SO_DISK_NAME_LEN <= SO_NAME_LEN,
+	       "kernel names must fit in SO_NAME_LEN");
 
 /*
  * Resource classes.  A class id is a 64-bit value whose top byte says the
@@ -141,6 +156,13 @@ struct so_event {
 	__u32 flags;
 	char name[SO_NAME_LEN];
 };
+/*
+ * Trace files store so_event and so_edge_event as they are (see the top
+ * of this file): their sizes are part of ABI version 1.  Changing one
+ * changes the format: bump SO_ABI_VERSION and the size asserted.
+ */
+_Static_assert(sizeof(struct so_event) == 144,
+	       "struct so_event is ABI (trace files): bump SO_ABI_VERSION");
 
 /*
  * FNV-1a over a NUL-terminated name, folded to the 56 bits a class id has
@@ -256,6 +278,10 @@ struct so_edge_event {
 	struct so_edge_val val;
 	char to_name[SO_NAME_LEN];
 };
+_Static_assert(sizeof(struct so_edge_key) == 24 &&
+	       sizeof(struct so_edge_val) == 88 &&
+	       sizeof(struct so_edge_event) == 320,
+	       "struct so_edge_event is ABI (trace files): bump SO_ABI_VERSION");
 
 /*
  * Per-class figures the kernel counts itself (per CPU, summed by user

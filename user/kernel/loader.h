@@ -36,11 +36,18 @@ struct loader_opts {
 	void *record_ctx;
 };
 
+/*
+ * Links of attached programs: each loaded program makes at most one, so
+ * this must be at least the skeleton's number of programs (asserted in
+ * attach.c, which sees the skeleton).
+ */
+#define SO_MAX_LINKS 96
+
 struct so_loader {
 	struct observe_bpf *skel;
 	struct probe_state probes[SO_MAX_PROBE_DEFS];
 	size_t nr_probes;
-	struct bpf_link *links[96];
+	struct bpf_link *links[SO_MAX_LINKS];
 	size_t nr_links;
 	struct ring_buffer *rb;
 	/* The probes' task_slots array, mapped: a scan reads it in place. */

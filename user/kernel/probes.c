@@ -9,6 +9,37 @@
 /* The kernfs knob kernel's (kernfs/patches): its wait function. */
 #define KNOB(fn, what) \
 	{ #fn, false, false, #fn, what, "kernfs_debug_wait", NULL }
+/*
+ * A syscall's entry point is named for the architecture the kernel was
+ * built for (arch/<arch>/include/asm/syscall_wrapper.h): this binary's,
+ * which runs on it.  The prefixes are libbpf's for ksyscall programs
+ * (arch_specific_syscall_pfx()), so a row's fentry and kprobe programs
+ * find the same function; the programs are <kind>_sys_<name> on every
+ * architecture, the fentry ones get the row's target at load.
+ */
+#if defined(__x86_64__)
+#define SYSCALL_PREFIX "__x64_sys_"
+#elif defined(__i386__)
+#define SYSCALL_PREFIX "__ia32_sys_"
+#elif defined(__s390x__)
+#define SYSCALL_PREFIX "__s390x_sys_"
+#elif defined(__s390__)
+#define SYSCALL_PREFIX "__s390_sys_"
+#elif defined(__arm__)
+#define SYSCALL_PREFIX "__arm_sys_"
+#elif defined(__aarch64__)
+#define SYSCALL_PREFIX "__arm64_sys_"
+#elif defined(__mips__)
+#define SYSCALL_PREFIX "__mips_sys_"
+#elif defined(__riscv)
+#define SYSCALL_PREFIX "__riscv_sys_"
+#elif defined(__powerpc__)
+#define SYSCALL_PREFIX "__powerpc_sys_"
+#else
+#error "no syscall prefix for this architecture: add libbpf's one here"
+#endif
+#define SYSCALL(name, what) \
+	{ SYSCALL_PREFIX #name, false, false, "sys_" #name, what, NULL, NULL }
 /* DEBUG_LOCK_ALLOC kernels' (lockdep's) mutex entry points. */
 #define NESTED(fn, plain, what) { #fn, false, false, #fn, what, NULL, #plain }
 
@@ -21,8 +52,8 @@ const struct probe_def so_probe_defs[] = {
 	P(kernfs_drain, false, "drains (write side of kn classes): no kn cycles"),
 	P(kernfs_fop_read_iter, false, "sysfs reads as observed contexts"),
 	P(module_put, false, "module reference releases"),
-	P(__x64_sys_finit_module, false, "module load contexts"),
-	P(__x64_sys_delete_module, false, "module removal contexts, GOING"),
+	SYSCALL(finit_module, "module load contexts"),
+	SYSCALL(delete_module, "module removal contexts, GOING"),
 	P(misc_deregister, false, "misc device removal contexts"),
 	P(full_proxy_write, false, "debugfs writes as observed contexts"),
 	P(mutex_lock, false, "mutex order edges"),

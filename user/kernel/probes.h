@@ -43,6 +43,9 @@ struct probe_state {
 	/* The other one of a stand_for pair is probed: not attached, not
 	 * listed in headers, not a warning. */
 	bool replaced;
+	/* Its fentry programs loaded but failed to attach: kprobe mode
+	 * from the reload on (see loader.c, start_object). */
+	bool fentry_failed;
 };
 
 /* At most this many rows in the probe table (checked by the loader). */
