@@ -6,7 +6,13 @@
  * is written, and a replay without one.
  */
 #include <string.h>
+#include "lib/version.h"
 #include "trace/trace_file.h"
+
+/* The live session stores SO_TOOL_VERSION in the SESSION record. */
+_Static_assert(sizeof(SO_TOOL_VERSION) <=
+	       sizeof(((struct so_session_info *)0)->tool),
+	       "the tool's name and version must fit the session's tool field");
 
 static const char *const so_probe_mode_names[SO_PROBE_NR] = {
 	[SO_PROBE_MISSING]	= "missing",
