@@ -37,7 +37,7 @@ static int so_check_runner_opts(const struct so_options *opts,
 
 /* Which options go with which action and subcommand. */
 int so_check_options(struct so_options *opts, char *err,
-			    size_t errlen)
+		     size_t errlen)
 {
 	bool live = opts->action == SO_ACT_ATTACH ||
 		    opts->action == SO_ACT_TEST || opts->action == SO_ACT_WATCH;

@@ -77,7 +77,7 @@ bool so_is_test_id(const char *s)
  * module name ("test_sysfs" from ".../test_sysfs.ko") the filter.
  */
 int so_parse_module(struct so_options *opts, const char *arg,
-			   char *err, size_t errlen)
+		    char *err, size_t errlen)
 {
 	const char *base = strrchr(arg, '/');
 	size_t len;
@@ -117,7 +117,7 @@ static bool so_is_assignment(const char *s)
 }
 
 int so_parse_count(struct so_options *opts, int argc, char **argv,
-			  const char *id, char *err, size_t errlen)
+		   const char *id, char *err, size_t errlen)
 {
 	struct so_test_count *slot;
 	unsigned long n;
@@ -150,8 +150,8 @@ int so_parse_count(struct so_options *opts, int argc, char **argv,
 }
 
 int so_parse_list_item(const char **list, unsigned int *len,
-			      unsigned int max, const char *opt,
-			      const char *arg, char *err, size_t errlen)
+		       unsigned int max, const char *opt,
+		       const char *arg, char *err, size_t errlen)
 {
 	if (!so_is_assignment(arg))
 		return so_opt_error(err, errlen, "%s: '%s' is not NAME=VALUE",
@@ -166,7 +166,7 @@ int so_parse_list_item(const char **list, unsigned int *len,
 /* A knob name the kernel does not have, or a value it would refuse, is
  * a usage error here, not a failed write later. */
 int so_parse_knob(struct so_options *opts, const char *arg,
-			 char *err, size_t errlen)
+		  char *err, size_t errlen)
 {
 	char value[KNOB_VALUE_LEN];
 	int id;
@@ -180,7 +180,7 @@ int so_parse_knob(struct so_options *opts, const char *arg,
 
 /* Options that take a number, after getopt found their argument. */
 int so_parse_number_opt(struct so_options *opts, int opt,
-			       const char *arg, char *err, size_t errlen)
+			const char *arg, char *err, size_t errlen)
 {
 	unsigned long pid;
 

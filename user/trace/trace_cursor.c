@@ -25,7 +25,7 @@ int tf_fail(struct tf_reader *r, const char *fmt, ...)
 
 /* Reads exactly len bytes or says how many there were. */
 int tf_read_exact(struct tf_reader *r, void *buf, size_t len,
-			 const char *what, uint64_t at, size_t need)
+		  const char *what, uint64_t at, size_t need)
 {
 	size_t have = fread(buf, 1, len, r->in);
 
@@ -77,7 +77,7 @@ uint64_t tf_get(struct tf_cursor *c, size_t width, const char *field)
 
 /* A string into dst[size]: shorter than size, no NUL inside. */
 void tf_get_str(struct tf_cursor *c, char *dst, size_t size,
-		       const char *field)
+		const char *field)
 {
 	uint64_t at = c->base + TF_RECORD_HDR_LEN + c->pos;
 	size_t len = (size_t)tf_get(c, 2, field);
@@ -109,7 +109,7 @@ void tf_get_str(struct tf_cursor *c, char *dst, size_t size,
 /* A count of items each at least min_item bytes: no larger than max, and
  * no larger than what the bytes left could hold. */
 uint32_t tf_get_count(struct tf_cursor *c, uint32_t max,
-			     size_t min_item, const char *field)
+		      size_t min_item, const char *field)
 {
 	uint64_t at = c->base + TF_RECORD_HDR_LEN + c->pos;
 	uint32_t n = (uint32_t)tf_get(c, 4, field);

@@ -54,7 +54,7 @@ int tf_decode_session(struct tf_cursor *c, struct so_session_info *info)
 }
 
 int tf_decode_stack(struct tf_cursor *c, const struct tf_handlers *h,
-			   void *ctx)
+		    void *ctx)
 {
 	uint64_t addrs[SO_STACK_DEPTH];
 	uint64_t at = c->base + TF_RECORD_HDR_LEN;
@@ -75,7 +75,7 @@ int tf_decode_stack(struct tf_cursor *c, const struct tf_handlers *h,
 }
 
 int tf_decode_ksym(struct tf_cursor *c, const struct tf_handlers *h,
-			  void *ctx)
+		   void *ctx)
 {
 	char name[TF_KSYM_NAME_LEN], module[TF_KSYM_MODULE_LEN];
 	uint64_t addr, size, at;
@@ -112,7 +112,7 @@ static int tf_check_count(struct tf_cursor *c, const char *what,
 }
 
 int tf_decode_trailer(struct tf_cursor *c, const struct tf_handlers *h,
-			     void *ctx)
+		      void *ctx)
 {
 	struct so_session_end end;
 	uint32_t nr_counters, i;
