@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * The names of what the trace carries: event types, counters, knob points
+ * and class kinds, and the dictionary of class names learned from events
+ * and symbols.  One job, naming, a little over 400 lines: kept whole,
+ * since the dictionary's fallbacks (so_names_class) use the tables and a
+ * split would only add a header between them.
+ */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
