@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * One option's argument at a time: is it a number, a test id, a module
  * file, NAME=VALUE, and does it fit its table?  Apart from the parser

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * What the user reads: --help, the one-line reminder after an error, and
  * the names of the output formats.  Apart from the parser so that the

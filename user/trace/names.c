@@ -2,9 +2,10 @@
 /*
  * The names of what the trace carries: event types, counters, knob points
  * and class kinds, and the dictionary of class names learned from events
- * and symbols.  One job, naming, a little over 400 lines: kept whole,
- * since the dictionary's fallbacks (so_names_class) use the tables and a
- * split would only add a header between them.
+ * and symbols.  Kept whole at a little over 400 lines: every caller
+ * asks names.h for a name, whichever kind, and the enum tables (about
+ * 100 lines) are the only part that could move, for a file that would
+ * hold nothing but string arrays.
  */
 #include <inttypes.h>
 #include <stdbool.h>
