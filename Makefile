@@ -97,8 +97,10 @@ USER_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
 USER_LIBS := -static -lbpf -lelf -lz -lzstd -lpthread
 
 # Pure logic: no libbpf, no syscalls beyond stdio; unit-tested on the host.
-# app/ holds three: the pipeline, the findings fed by it, the replay.
-APP_LOGIC  := user/app/findings.c user/app/pipeline.c user/app/replay.c
+# app/ holds four: the pipeline, the findings fed by it and their part
+# of the summary, the replay.
+APP_LOGIC  := user/app/findings.c user/app/findings_report.c \
+	      user/app/pipeline.c user/app/replay.c
 USER_LOGIC := $(sort $(wildcard user/lib/*.c user/cli/*.c user/trace/*.c \
 		user/analysis/*.c user/report/*.c) $(APP_LOGIC))
 # Kernel-facing code and the entry point.

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/exit_codes.h"
+#include "lib/version.h"
 #include "cli/options.h"
 #include "kernel/loader.h"
 #include "app/session.h"
@@ -91,7 +92,7 @@ static int run(int argc, char **argv)
 		so_usage(stdout);
 		return SO_EXIT_PASS;
 	case SO_ACT_VERSION:
-		printf("sysfs-observe 0.1\n");
+		printf("%s\n", SO_TOOL_VERSION);
 		return SO_EXIT_PASS;
 	case SO_ACT_PROBES:
 		return cmd_probes(&opts);

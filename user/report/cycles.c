@@ -5,34 +5,33 @@
  * what they are (get_active, drain) and the gates shown where they were
  * held.  A cycle of more than two classes does not fit two columns in 80:
  * each step then names its CPU.
+ *
+ * This file holds the cycles as text; their JSON is cycles_json.c, the
+ * wait-for findings (deadlocks, hangs) deadlock.c.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
-#include "report/cycles.h"
+#include "report/cycles_fmt.h"
 #include "trace/names.h"
 #include "analysis/gates.h"
 
-#define CYCLES_NAME_BUF		(SO_NAME_LEN + 24)
-#define CYCLES_REASON_BUF	512
 #define CYCLES_COL2		"                               "
 
-static void cycles_time(FILE *out, uint64_t ns)
+void cycles_time(FILE *out, uint64_t ns)
 {
 	fprintf(out, "%llu.%06llu", (unsigned long long)(ns / 1000000000ULL),
 		(unsigned long long)(ns % 1000000000ULL / 1000));
 }
 
-static const char *cycles_name(const struct og_graph *graph, uint64_t id,
-			       char *buf)
+const char *cycles_name(const struct og_graph *graph, uint64_t id, char *buf)
 {
 	return og_class_name(graph, id, buf, CYCLES_NAME_BUF);
 }
 
-/* "test_sysfs" for "mod:test_sysfs". */
-static const char *cycles_module(const struct og_graph *graph, uint64_t id,
-				 char *buf)
+const char *cycles_module(const struct og_graph *graph, uint64_t id,
+			  char *buf)
 {
 	const char *name = cycles_name(graph, id, buf);
 
@@ -175,14 +174,14 @@ static void cycles_picture(const struct og_graph *graph,
 
 /* --- edges ------------------------------------------------------------ */
 
-static const char *cycles_mode_name(uint32_t mode)
+const char *cycles_mode_name(uint32_t mode)
 {
 	return mode == SO_HOLD_READ ? "read" :
 	       mode == SO_HOLD_WRITE ? "write" : "unknown";
 }
 
-static void cycles_stack(int32_t stack_id, so_stack_fmt stack_fmt,
-			 void *stack_ctx, FILE *out)
+void cycles_stack(int32_t stack_id, so_stack_fmt stack_fmt, void *stack_ctx,
+		  FILE *out)
 {
 	if (stack_id < 0) {
 		fprintf(out, "    stack: not captured\n");
@@ -294,259 +293,4 @@ uint32_t so_cycles_print(const struct og_graph *graph, so_stack_fmt stack_fmt,
 			(unsigned long long)stats->lost_classes,
 			(unsigned long long)stats->searches_cut);
 	return (uint32_t)stats->cycles_prone;
-}
-
-/* --- JSON ------------------------------------------------------------- */
-
-/* Bytes past ASCII are escaped too: kernel names need not be UTF-8. */
-static void cycles_json_string(FILE *out, const char *str)
-{
-	fputc('"', out);
-	for (const unsigned char *c = (const unsigned char *)str; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(out, "\\%c", *c);
-		else if (*c == '\n')
-			fputs("\\n", out);
-		else if (*c < 0x20 || *c >= 0x7f)
-			fprintf(out, "\\u%04x", *c);
-		else
-			fputc(*c, out);
-	}
-	fputc('"', out);
-}
-
-static void cycles_json_key(FILE *out, const char *key, const char *value)
-{
-	fprintf(out, "\"%s\":", key);
-	cycles_json_string(out, value);
-}
-
-static void cycles_json_edge(const struct og_graph *graph,
-			     const struct og_cycle *cycle, uint32_t pos,
-			     FILE *out)
-{
-	const struct og_edge *edge = og_edge_at(graph, cycle->edges[pos]);
-	const struct og_variant *variant = og_cycle_variant(graph, cycle, pos);
-	char buf[CYCLES_NAME_BUF];
-
-	fputc('{', out);
-	cycles_json_key(out, "from", cycles_name(graph, edge->from_class, buf));
-	fputc(',', out);
-	cycles_json_key(out, "to", cycles_name(graph, edge->to_class, buf));
-	fprintf(out, ",\"from_mode\":\"%s\",\"to_mode\":\"%s\"",
-		cycles_mode_name(variant->from_mode),
-		cycles_mode_name(variant->to_mode));
-	fprintf(out, ",\"count\":%llu,\"first_ns\":%llu,\"tid\":%u,",
-		(unsigned long long)variant->count,
-		(unsigned long long)variant->first_ns, variant->first_tid);
-	cycles_json_key(out, "comm", variant->comm);
-	fprintf(out, ",\"stack_id\":%d,\"gates\":[", variant->stack_id);
-	for (uint32_t k = 0; k < SO_GATES_MAX && variant->gates[k]; k++) {
-		if (k)
-			fputc(',', out);
-		cycles_json_string(out, cycles_module(graph, variant->gates[k],
-						      buf));
-	}
-	fputs("],\"going\":", out);
-	if (variant->going)
-		cycles_json_string(out, cycles_module(graph, variant->going,
-						      buf));
-	else
-		fputs("null", out);
-	fputc('}', out);
-}
-
-static void cycles_json_cycle(const struct og_graph *graph,
-			      const struct og_cycle *cycle, FILE *out)
-{
-	static const char *const verdict[] = {
-		[OG_VERDICT_NO_WAIT] = "no-wait",
-		[OG_VERDICT_GATED] = "gated",
-		[OG_VERDICT_PRONE] = "deadlock-prone",
-	};
-	char reason[CYCLES_REASON_BUF];
-	char buf[CYCLES_NAME_BUF];
-
-	fputs("{\"classes\":[", out);
-	for (uint32_t i = 0; i < cycle->nr; i++) {
-		if (i)
-			fputc(',', out);
-		cycles_json_string(out, cycles_name(graph, cycle->classes[i],
-						    buf));
-	}
-	fprintf(out, "],\"verdict\":\"%s\",", verdict[cycle->verdict.kind]);
-	gate_reason(graph, cycle, reason, sizeof(reason));
-	cycles_json_key(out, "reason", reason);
-	fprintf(out, ",\"found_ns\":%llu,\"edges\":[",
-		(unsigned long long)cycle->found_ns);
-	for (uint32_t pos = 0; pos < cycle->nr; pos++) {
-		if (pos)
-			fputc(',', out);
-		cycles_json_edge(graph, cycle, pos, out);
-	}
-	fputs("]}", out);
-}
-
-int so_cycles_json(const struct og_graph *graph, FILE *out)
-{
-	fputc('[', out);
-	for (uint32_t i = 0; i < og_cycle_count(graph); i++) {
-		if (i)
-			fputc(',', out);
-		cycles_json_cycle(graph, og_cycle_at(graph, i), out);
-	}
-	fputc(']', out);
-	return ferror(out) ? -EIO : 0;
-}
-
-/* --- deadlocks -------------------------------------------------------- */
-
-static const char *cycles_wait_name(uint32_t kind)
-{
-	return kind == WF_RES_ACTIVE ? "drain" : "lock";
-}
-
-static const char *cycles_hold_name(uint32_t kind)
-{
-	return kind == WF_RES_ACTIVE ? "active" : "lock";
-}
-
-static uint64_t cycles_blocked_ns(const struct wf_finding *finding,
-				  const struct wf_task_report *task)
-{
-	if (task->waits.kind == WF_RES_NONE ||
-	    finding->now_ns < task->waits.since_ns)
-		return 0;
-	return finding->now_ns - task->waits.since_ns;
-}
-
-void so_deadlock_line(const struct wf_finding *finding, FILE *out)
-{
-	const struct wf_task_report *first = &finding->tasks[0];
-
-	if (finding->kind == WF_FOUND_HANG) {
-		fprintf(out, "HANG: %s/%u blocked ", first->comm, first->tid);
-		cycles_time(out, cycles_blocked_ns(finding, first));
-		fprintf(out, " s on %s (%s), past the ", first->waits.name,
-			cycles_wait_name(first->waits.kind));
-		cycles_time(out, finding->hang_timeout_ns);
-		fprintf(out, " s hang timeout\n");
-		return;
-	}
-	fprintf(out, "DEADLOCK: ");
-	for (uint32_t i = 0; i < finding->nr_tasks; i++)
-		fprintf(out, "%s/%u -> ", finding->tasks[i].comm,
-			finding->tasks[i].tid);
-	fprintf(out, "%s/%u (%u tasks)\n", first->comm, first->tid,
-		finding->nr_tasks);
-}
-
-static const struct wf_task_report *
-cycles_task_by_tid(const struct wf_finding *finding, uint32_t tid)
-{
-	for (uint32_t i = 0; i < finding->nr_tasks; i++)
-		if (finding->tasks[i].tid == tid)
-			return &finding->tasks[i];
-	return NULL;
-}
-
-static void cycles_deadlock_task(const struct wf_finding *finding,
-				 const struct wf_task_report *task,
-				 so_stack_fmt stack_fmt, void *stack_ctx,
-				 FILE *out)
-{
-	const struct wf_task_report *next;
-
-	fprintf(out, "  %s/%u", task->comm, task->tid);
-	if (task->waits.kind == WF_RES_NONE) {
-		fprintf(out, " is running\n");
-	} else {
-		fprintf(out, " blocked for ");
-		cycles_time(out, cycles_blocked_ns(finding, task));
-		fprintf(out, " s, since ");
-		cycles_time(out, task->waits.since_ns);
-		fprintf(out, "\n");
-	}
-	for (uint32_t i = 0; i < task->nr_holds; i++) {
-		fprintf(out, "    holds  %s (%s, since ", task->holds[i].name,
-			cycles_hold_name(task->holds[i].kind));
-		cycles_time(out, task->holds[i].since_ns);
-		fprintf(out, ")\n");
-	}
-	if (task->waits.kind == WF_RES_NONE)
-		return;
-	fprintf(out, "    waits  %s (%s), ", task->waits.name,
-		cycles_wait_name(task->waits.kind));
-	next = cycles_task_by_tid(finding, task->waits_for_tid);
-	if (next)
-		fprintf(out, "held by %s/%u\n", next->comm, next->tid);
-	else if (task->waits_for_tid)
-		fprintf(out, "held by tid %u\n", task->waits_for_tid);
-	else
-		fprintf(out, "holder unknown\n");
-	cycles_stack(task->stack_id, stack_fmt, stack_ctx, out);
-}
-
-void so_deadlock_print(const struct wf_finding *finding,
-		       so_stack_fmt stack_fmt, void *stack_ctx, FILE *out)
-{
-	if (finding->kind == WF_FOUND_NONE)
-		return;
-	so_deadlock_line(finding, out);
-	for (uint32_t i = 0; i < finding->nr_tasks; i++)
-		cycles_deadlock_task(finding, &finding->tasks[i], stack_fmt,
-				     stack_ctx, out);
-	if (finding->kind == WF_FOUND_CYCLE)
-		fprintf(out, "  These tasks wait in the kernel for each other "
-			"for good: the kernel\n  stays wedged until reboot.\n");
-	else
-		fprintf(out, "  It may still make progress, or the kernel may "
-			"stay wedged.\n");
-}
-
-static void cycles_json_res(FILE *out, const struct wf_res *res,
-			    const char *kind)
-{
-	char addr[SO_ADDR_LEN];
-
-	fprintf(out, "{\"kind\":\"%s\",", kind);
-	cycles_json_key(out, "name", res->name);
-	/* A handle, not the address: it ties a wait to the hold it waits
-	 * for without giving away where the kernel is. */
-	fprintf(out, ",\"obj\":\"%s\",\"since_ns\":%llu}",
-		so_addr_str(res->obj, addr), (unsigned long long)res->since_ns);
-}
-
-int so_deadlock_json(const struct wf_finding *finding, FILE *out)
-{
-	fprintf(out, "{\"kind\":\"%s\",\"now_ns\":%llu,"
-		"\"hang_timeout_ns\":%llu,\"tasks\":[",
-		finding->kind == WF_FOUND_HANG ? "hang" : "deadlock",
-		(unsigned long long)finding->now_ns,
-		(unsigned long long)finding->hang_timeout_ns);
-	for (uint32_t i = 0; i < finding->nr_tasks; i++) {
-		const struct wf_task_report *task = &finding->tasks[i];
-
-		fprintf(out, "%s{\"tid\":%u,", i ? "," : "", task->tid);
-		cycles_json_key(out, "comm", task->comm);
-		fprintf(out, ",\"blocked_ns\":%llu,\"stack_id\":%d,"
-			"\"waits_for_tid\":%u,\"waits\":",
-			(unsigned long long)cycles_blocked_ns(finding, task),
-			task->stack_id, task->waits_for_tid);
-		if (task->waits.kind == WF_RES_NONE)
-			fputs("null", out);
-		else
-			cycles_json_res(out, &task->waits,
-					cycles_wait_name(task->waits.kind));
-		fputs(",\"holds\":[", out);
-		for (uint32_t h = 0; h < task->nr_holds; h++) {
-			if (h)
-				fputc(',', out);
-			cycles_json_res(out, &task->holds[h],
-					cycles_hold_name(task->holds[h].kind));
-		}
-		fputs("]}", out);
-	}
-	fputs("]}", out);
-	return ferror(out) ? -EIO : 0;
 }

@@ -1,4 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * The names of what the trace carries: event types, counters, knob points
+ * and class kinds, and the dictionary of class names learned from events
+ * and symbols.  Kept whole at a little over 400 lines: every caller
+ * asks names.h for a name, whichever kind, and the enum tables (about
+ * 100 lines) are the only part that could move, for a file that would
+ * hold nothing but string arrays.
+ */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -92,7 +92,7 @@ struct so_session_info {
 	uint64_t start_realtime_ns;	/* wall clock, for people */
 	uint64_t start_mono_ns;		/* CLOCK_MONOTONIC = event ts_ns */
 	uint32_t pid_filter;		/* 0: every pid */
-	char tool[32];			/* "sysfs-observe 0.1" */
+	char tool[32];			/* SO_TOOL_VERSION, lib/version.h */
 	char kernel[128];		/* uname -r */
 	char test[32];			/* "0028", "" for --attach */
 	char module_filter[SO_NAME_LEN];
