@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
- * sysfs-observe's probes (design.md §3, §4).  Each kernel function has
+ * sysfs-observe's probes (docs/design.md §3, §4).  Each kernel function has
  * an fentry/fexit pair and a kprobe/kretprobe pair doing the same work
  * through one handler; the loader keeps one pair per function (the
  * fentry one where BTF allows) and turns the other's autoload off.
@@ -334,7 +334,7 @@ int BPF_KPROBE(kprobe_kernfs_put_active, struct kernfs_node *kn)
 
 /*
  * Entering kernfs_drain() is the write-side attempt whether or not it then
- * waits (design.md §3): it returns early when nobody holds a reference.
+ * waits (docs/design.md §3): it returns early when nobody holds a reference.
  */
 static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
- * The gate verdict of design.md §3.  Two edges of a cycle exclude each
+ * The gate verdict of docs/design.md §3.  Two edges of a cycle exclude each
  * other when one ran holding a try_module_get() reference on module M
  * and the other ran while M was GOING: GOING needs a zero refcount and
  * makes try_module_get() fail, so the two never hold at the same moment.

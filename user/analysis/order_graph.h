@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
- * The class graph of design.md §3: one node per resource class, one edge
+ * The class graph of docs/design.md §3: one node per resource class, one edge
  * per ordered pair "held A, then acquired or waited for B", and the
  * cycles among them, found as each edge arrives.
  *

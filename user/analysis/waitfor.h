@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
- * Actual deadlocks (design.md §3): who holds what and who waits for whom
+ * Actual deadlocks (docs/design.md §3): who holds what and who waits for whom
  * right now, from the decoded event stream.
  *
  * A task holds a lock from SO_EV_LOCK_ACQUIRED to SO_EV_LOCK_RELEASED

@@ -8,7 +8,9 @@
  * Writes that never wait are forgotten when they return.
  *
  * The words for a timeline (step names, labels, the printed lines) are
- * write_timeline_text.c: this file only follows the writes.
+ * write_timeline_text.c: this file only follows the writes.  It stays
+ * one file past 400 lines because matching waits, drains and device
+ * removals to the writes they belong to is one job over one table.
  */
 #include <stdlib.h>
 #include <string.h>

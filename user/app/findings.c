@@ -61,8 +61,8 @@ static void findings_on_cycle(void *ctx, const struct og_graph *graph,
 	(void)was;
 }
 
-/* kernfs classes are "kn:<parent>/<attr>" in every report (design §3);
- * the probes send the bare path. */
+/* kernfs classes are "kn:<parent>/<attr>" in every report
+ * (docs/design.md §3); the probes send the bare path. */
 static void findings_kn_name(char *name, uint64_t class_id)
 {
 	char bare[SO_NAME_LEN];

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "kernel/knobs.h"
 #include "kernel/loader.h"
+#include "lib/version.h"
 #include "app/session_internal.h"
 #include "observe.skel.h"
 
@@ -200,7 +201,7 @@ int live_setup(struct live *lv, const struct so_options *opts)
 	lv->info.start_realtime_ns = real_ns();
 	lv->info.start_mono_ns = mono_ns();
 	lv->info.pid_filter = opts->pid;
-	snprintf(lv->info.tool, sizeof(lv->info.tool), "sysfs-observe 0.1");
+	snprintf(lv->info.tool, sizeof(lv->info.tool), "%s", SO_TOOL_VERSION);
 	if (opts->test || opts->watch)
 		snprintf(lv->info.test, sizeof(lv->info.test), "%s",
 			 opts->test ? opts->test : opts->watch);

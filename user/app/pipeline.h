@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
- * The one-way dispatcher of design.md §2: every raw record, from the ring
+ * The one-way dispatcher of docs/design.md §2: every raw record, from the ring
  * buffer (live) or from a trace file (report), goes through
  * so_pipeline_feed(), which checks it and hands it to the consumers that
  * are switched on.  Nothing downstream calls back up.

@@ -20,8 +20,8 @@
 
 struct sc_run {
 	const struct so_options *opts;
-	const struct sc_scenario *tests[64];
-	unsigned int counts[64];
+	const struct sc_scenario *tests[SC_SCENARIOS_MAX];
+	unsigned int counts[SC_SCENARIOS_MAX];
 	unsigned int nr_tests;
 	bool watch;
 	bool all;		/* --test all: 0027/0028 run fixed */

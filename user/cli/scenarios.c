@@ -102,6 +102,8 @@ const struct sc_scenario sc_scenarios[] = {
 };
 
 const size_t sc_nr_scenarios = sizeof(sc_scenarios) / sizeof(sc_scenarios[0]);
+_Static_assert(sizeof(sc_scenarios) / sizeof(sc_scenarios[0]) <=
+	       SC_SCENARIOS_MAX, "the runner holds SC_SCENARIOS_MAX tests");
 
 const struct sc_scenario *sc_find(const char *id)
 {

@@ -56,6 +56,10 @@ struct sc_scenario {
 					 * enum knob_id; else -1 */
 };
 
+/* The most scenarios a table may hold: the runner's per-run arrays
+ * (--test all runs every one) are this size. */
+#define SC_SCENARIOS_MAX	64
+
 extern const struct sc_scenario sc_scenarios[];
 extern const size_t sc_nr_scenarios;
 

@@ -17,6 +17,10 @@
 #include "lib/exit_codes.h"
 #include "kernel/knobs.h"
 
+/* Every knob a command line sets is recorded in the trace's session. */
+_Static_assert(SO_OPT_KNOBS_MAX <= SO_KNOBS_MAX,
+	       "--knob assignments must fit struct so_session_info's table");
+
 #define KNOB_DEBUGFS	"/sys/kernel/debug"
 
 static void knob_path(int id, char *path, size_t len)

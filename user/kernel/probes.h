@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
- * The attach points of design.md §4 and how each is attached on this
+ * The attach points of docs/design.md §4 and how each is attached on this
  * kernel.  The mode is decided before load() from BTF and ftrace's list
  * of traceable functions, because one program that fails to load fails
  * the whole object and trial loads cost seconds each under TCG.

@@ -65,6 +65,33 @@ static const char *so_ret(int64_t ret, char *buf, size_t len)
 	return buf;
 }
 
+/* The kernfs knobs' events: where a write waits, how it left. */
+static const char *so_knob_details(struct so_stream *s,
+				   const struct so_event *ev,
+				   char *buf, size_t len)
+{
+	char cls[SO_CLASS_NAME_LEN], points[SO_CLASS_NAME_LEN];
+	char dur[SO_DURATION_LEN];
+
+	if (ev->type == SO_EV_KNOB_COMPLETE)
+		snprintf(buf, len, "%s", SO_KNOB_COMPLETION);
+	else if (ev->type == SO_EV_KNOB_WAKE)
+		snprintf(buf, len, "%s after %s%s",
+			 so_class(s, ev, cls, sizeof(cls)),
+			 so_fmt_duration(ev->arg, dur),
+			 ev->ret > 0 ? ", completed" :
+			 ev->flags & SO_EVF_KNOB_SEEN ? ", timed out" : "");
+	else if (ev->flags & SO_EVF_KNOB_STATE)
+		snprintf(buf, len, "%s at %s, sleep %" PRIu64 " ms",
+			 so_class(s, ev, cls, sizeof(cls)),
+			 so_knob_points((uint32_t)ev->ret, points,
+					sizeof(points)),
+			 (uint64_t)ev->arg);
+	else
+		snprintf(buf, len, "%s", so_class(s, ev, cls, sizeof(cls)));
+	return buf;
+}
+
 const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
 			      char *buf, size_t len)
 {
@@ -129,26 +156,9 @@ const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
 			 so_addr_str(ev->obj, to));
 		break;
 	case SO_EV_KNOB_WAIT:
-		if (ev->flags & SO_EVF_KNOB_STATE)
-			snprintf(buf, len, "%s at %s, sleep %" PRIu64 " ms",
-				 so_class(s, ev, cls, sizeof(cls)),
-				 so_knob_points((uint32_t)ev->ret, to,
-						sizeof(to)),
-				 (uint64_t)ev->arg);
-		else
-			snprintf(buf, len, "%s", so_class(s, ev, cls,
-							  sizeof(cls)));
-		break;
 	case SO_EV_KNOB_WAKE:
-		snprintf(buf, len, "%s after %s%s",
-			 so_class(s, ev, cls, sizeof(cls)),
-			 so_fmt_duration(ev->arg, dur),
-			 ev->ret > 0 ? ", completed" :
-			 ev->flags & SO_EVF_KNOB_SEEN ? ", timed out" : "");
-		break;
 	case SO_EV_KNOB_COMPLETE:
-		snprintf(buf, len, "%s", SO_KNOB_COMPLETION);
-		break;
+		return so_knob_details(s, ev, buf, len);
 	case SO_EV_EDGE:
 		snprintf(buf, len, "%s -> %s",
 			 so_names_class(s->names, edge->key.from_class, cls,
