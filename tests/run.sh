@@ -210,6 +210,7 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 ins
 	verdict-all:900 quiet-counts:240 edge-overflow:300 output-pipe:180
 	hostile:240 record-all:700 path-filter:180 unload-stuck:300
 	json-stdout:300 static-mutex:240 reset-prone:240 svg:300 driver-kill:240
+	probe-fallback:240
 	scenarios:900"}
 
 # The kernfs knob kernel (kernfs/, with lockdep): built here when the cache lacks it
