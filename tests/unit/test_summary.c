@@ -252,6 +252,54 @@ static void test_edges_recovered(void **state)
 	run_fini(&lossy);
 }
 
+/*
+ * A stack as fexit and tp_btf leave it: the BPF program and the
+ * tracepoint runner on top, a trampoline and the traced function's
+ * patched entry ("mutex_lock+0x5") in the middle.  The report shows the
+ * kernel's path alone; without the filter every one of them printed.
+ */
+static void test_stack_without_probe_frames(void **state)
+{
+	static const struct { uint64_t addr; const char *name, *mod; } sym[] = {
+		{ 0x1000, "bpf_prog_0123456789abcdef_fentry_mutex_lock", "bpf" },
+		{ 0x2000, "bpf_trace_run2", NULL },
+		{ 0x3000, "__mutex_lock.constprop.0", NULL },
+		{ 0x4000, "bpf_trampoline_6442522173", "bpf" },
+		{ 0x5000, "mutex_lock", NULL },
+		{ 0x6000, "test_dev_x_store", "test_sysfs" },
+		{ 0x7000, "kernfs_fop_write_iter", NULL },
+	};
+	const uint64_t addrs[] = { 0x1010, 0x2047, 0x35a6, 0x406e, 0x5005,
+				   0x60ba, 0x712b };
+	struct so_edge_event evs[32];
+	size_t sizes[32], n, i;
+	struct run r;
+	char *text;
+
+	run_init(&r);
+	for (i = 0; i < sizeof(sym) / sizeof(sym[0]); i++)
+		assert_int_equal(ksyms_add(r.ksyms, sym[i].addr, 0x1000, 't',
+					   sym[i].name, sym[i].mod), 0);
+	assert_int_equal(so_pipeline_add_stack(&r.pipe, 42, addrs, 7), 0);
+	n = test_scenario(evs, sizes);
+	for (i = 0; i < n; i++) {
+		if (evs[i].ev.type == SO_EV_EDGE)
+			evs[i].val.stack_id = 42;
+		assert_int_equal(so_pipeline_feed(&r.pipe, &evs[i], sizes[i]),
+				 0);
+	}
+	text = analysis_of(&r);
+	assert_non_null(strstr(text,
+		"    stack #42:\n"
+		"        __mutex_lock.constprop.0+0x5a6\n"
+		"        test_dev_x_store+0xba [test_sysfs]\n"
+		"        kernfs_fop_write_iter+0x12b\n"));
+	assert_null(strstr(text, "bpf_"));
+	assert_null(strstr(text, "mutex_lock+0x5\n"));
+	free(text);
+	run_fini(&r);
+}
+
 static void test_empty_run(void **state)
 {
 	struct run r;
@@ -495,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_text_golden),
 		cmocka_unit_test(test_dropped_warning),
 		cmocka_unit_test(test_edges_recovered),
+		cmocka_unit_test(test_stack_without_probe_frames),
 		cmocka_unit_test(test_empty_run),
 		cmocka_unit_test(test_answer_first_and_cut),
 		cmocka_unit_test(test_knobs_note),

@@ -12,23 +12,57 @@
 #include "report/json.h"
 #include "app/findings_report.h"
 
+/*
+ * Frames our own probes put into a stack: the BPF program that took it
+ * and the tracepoint runner that called it (on top), and, for each
+ * traced function below, the trampoline that
+ * fexit runs it from, followed by the function's patched entry ("fn+0x5",
+ * the call the trampoline returns to).  They say nothing of the kernel's
+ * path and move with how we attached, so the report leaves them out.
+ */
+static bool findings_probe_frame(const char *sym)
+{
+	return !strncmp(sym, "bpf_prog_", 9) ||
+	       !strncmp(sym, "bpf_trampoline_", 15) ||
+	       !strncmp(sym, "bpf_trace_run", 13) ||	/* tp_btf */
+	       !strncmp(sym, "__bpf_trace_", 12);
+}
+
+static bool findings_entry_frame(const char *sym)
+{
+	const char *off = strstr(sym, "+0x5");
+
+	return off && (off[4] == '\0' || off[4] == ' ');
+}
+
 /* "    sym+0x1a [module]" a frame, from the pipeline's stacks. */
 static int findings_stack_fmt(void *ctx, int32_t stack_id, FILE *out)
 {
 	struct so_findings *f = ctx;
 	const struct so_stack *st;
+	bool after_probe = false;
 	char sym[160];
-	uint32_t i;
+	uint32_t i, shown = 0;
 
 	if (stack_id < 0 || !f->pipeline)
 		return -ENOENT;
 	st = so_pipeline_get_stack(f->pipeline, stack_id);
 	if (!st)
 		return -ENOENT;
-	for (i = 0; i < st->depth; i++)
-		fprintf(out, "        %s\n",
-			f->ksyms ? ksyms_format(f->ksyms, st->addrs[i], sym,
-						sizeof(sym)) : "?");
+	for (i = 0; i < st->depth; i++) {
+		const char *frame = f->ksyms ?
+			ksyms_format(f->ksyms, st->addrs[i], sym, sizeof(sym)) :
+			"?";
+		bool entry = after_probe && findings_entry_frame(frame);
+
+		after_probe = findings_probe_frame(frame);
+		if (after_probe || entry)
+			continue;
+		fprintf(out, "        %s\n", frame);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "        (only the probe's own frames)\n");
 	return 0;
 }
 
