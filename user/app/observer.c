@@ -43,6 +43,10 @@ struct so_observer *observer_open(const struct so_options *opts, int *rc)
 	obs->lopts.record_ctx = obs;
 	*rc = loader_start(&obs->loader, &obs->lopts);
 	if (*rc) {
+		/* A failed start detaches what it attached; if that still
+		 * waits, its thread holds obs: leave, do not free. */
+		if (obs->loader.detach_pending)
+			observer_abandon(*rc);
 		free(obs);
 		return NULL;
 	}

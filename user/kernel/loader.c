@@ -271,6 +271,7 @@ bool loader_stop(struct so_loader *l, bool leave_attached)
 			"programs still waits after %d s for a task inside a "
 			"traced function;\n  leaving it to the kernel, which "
 			"drops them when this process exits\n", DETACH_WAIT_S);
+		l->detach_pending = true;
 		return false;
 	}
 	return true;

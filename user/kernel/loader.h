@@ -54,6 +54,9 @@ struct so_loader {
 	struct so_task_state *task_slots;
 	size_t task_slots_len;	/* bytes mapped */
 	bool aggregate;		/* in force: see loader_opts */
+	/* loader_stop() gave up waiting: its detach thread still uses
+	 * this struct, which must then outlive the process. */
+	bool detach_pending;
 	char kernel_release[65];
 };
 
