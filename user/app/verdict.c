@@ -40,17 +40,16 @@ static uint32_t judge_lockdep(struct live *lv, const char *marker, FILE *out)
 	return missed;
 }
 
-static void print_summary(struct live *lv, const struct so_options *opts,
-			  bool cut_short)
+static void print_summary(struct live *lv, const struct so_options *opts)
 {
 	struct so_report r = {
 		.info = &lv->info,
-		.end = cut_short ? NULL : &lv->end,
+		.end = &lv->end,
 		.stats = &lv->stats,
 		.names = lv->names,
 		.malformed = lv->pipeline.nr_malformed,
 		.edges_recovered = lv->pipeline.nr_edges_recovered,
-		.edges_exact = !cut_short,
+		.edges_exact = true,
 		.hooks = &lv->findings.hooks,
 		.max_entries = opts->entries,
 	};
@@ -95,7 +94,7 @@ int verdict_judge(struct live *lv, const struct so_options *opts)
 		fprintf(lv->side, "# the stream left out %" PRIu64 " lock "
 			"events outside the observed contexts; -v shows every "
 			"event\n", lv->stream.nr_hidden);
-	print_summary(lv, opts, false);
+	print_summary(lv, opts);
 	rc = so_findings_exit_code(&lv->findings);
 	if (lv->kmarker[0] &&
 	    judge_lockdep(lv, lv->kmarker, opts->format == SO_FMT_JSON ?
