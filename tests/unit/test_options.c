@@ -300,6 +300,45 @@ static void expect_bad(char **argv, int argc, const char *reason)
 #define BAD(reason, ...) expect_bad(ARGV(__VA_ARGS__), ARGC(__VA_ARGS__), \
 				    reason)
 
+/* --test FROM-TO: the ids between, both included; a bad range is input. */
+static void test_test_range(void **state)
+{
+	struct so_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "--test", "0029-0032"), 0);
+	assert_int_equal(o.action, SO_ACT_TEST);
+	assert_string_equal(o.test, "0029-0032");
+	assert_true(so_test_selects("0029-0032", "0029"));
+	assert_true(so_test_selects("0029-0032", "0030"));
+	assert_true(so_test_selects("0029-0032", "0032"));
+	assert_false(so_test_selects("0029-0032", "0028"));
+	assert_false(so_test_selects("0029-0032", "0033"));
+	assert_true(so_test_selects("0028-0028", "0028"));
+	assert_true(so_test_selects("all", "0017"));
+	assert_true(so_test_selects("0017", "0017"));
+	assert_false(so_test_selects("0017", "0018"));
+	assert_true(so_is_test_selection("0001-0028"));
+	assert_false(so_is_test_selection("0032-0029"));
+	assert_false(so_is_test_selection("0029-"));
+	assert_false(so_is_test_selection("0029-00320"));
+	assert_false(so_is_test_selection("29-32"));
+	assert_false(so_is_test_selection("0029_0032"));
+	assert_int_equal(PARSE(&o, err, "--test", "0032-0029"), SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "a range (0029-0032)"));
+	/* --count within the range is a test run; outside it is not. */
+	assert_int_equal(PARSE(&o, err, "--test", "0001-0010", "--count",
+			       "0008", "2"), 0);
+	assert_int_equal(PARSE(&o, err, "--test", "0001-0010", "--count",
+			       "0011", "2"), SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "that test is not run"));
+	/* A range is several sessions: no one picture. */
+	assert_int_equal(PARSE(&o, err, "--test", "0027-0028", "--svg",
+			       "a.svg"), SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "one session"));
+}
+
 static void test_bad_inputs(void **state)
 {
 	struct so_options o;
@@ -399,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_path_filter),
 		cmocka_unit_test(test_repeats_and_empties),
 		cmocka_unit_test(test_runner),
+		cmocka_unit_test(test_test_range),
 		cmocka_unit_test(test_subcommands),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_bad_inputs),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1 */
 /*
- * The scenario runner: --test ID|all, --watch ID, --list.  One observed
+ * The scenario runner: --test ID|FROM-TO|all, --watch ID, --list.  One observed
  * session runs every selected scenario in its driver child (a load and
  * attach costs ~4 s under TCG, so once is enough), one line per test.
  */

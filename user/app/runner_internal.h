@@ -24,7 +24,7 @@ struct sc_run {
 	unsigned int counts[SC_SCENARIOS_MAX];
 	unsigned int nr_tests;
 	bool watch;
-	bool all;		/* --test all: 0027/0028 run fixed */
+	bool all;		/* --test all or FROM-TO: 0027/0028 run fixed */
 	unsigned int cur;	/* the test this session runs */
 	bool ktap;
 	FILE *results;	/* the result lines: stderr under --format json */

@@ -27,8 +27,7 @@ static int so_check_runner_opts(const struct so_options *opts,
 		return so_opt_error(err, errlen,
 				    "--count applies to --test, not --watch");
 	for (unsigned int i = 0; i < opts->nr_counts; i++)
-		if (strcmp(opts->test, "all") &&
-		    strcmp(opts->test, opts->counts[i].id))
+		if (!so_test_selects(opts->test, opts->counts[i].id))
 			return so_opt_error(err, errlen,
 					    "--count %s: that test is not run (--test %s)",
 					    opts->counts[i].id, opts->test);
@@ -76,7 +75,7 @@ int so_check_options(struct so_options *opts, char *err,
 				    "nothing to do: give --attach, --test ID, --list, --probes, record or report");
 	if (opts->svg && (opts->action == SO_ACT_WATCH ||
 			  (opts->action == SO_ACT_TEST &&
-			   !strcmp(opts->test, "all"))))
+			   !so_is_test_id(opts->test))))
 		return so_opt_error(err, errlen,
 				    "--svg draws one session: give one test ID or --attach (or record, then report --svg)");
 	if (opts->svg && !live && opts->action != SO_ACT_REPORT)

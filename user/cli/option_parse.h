@@ -55,7 +55,6 @@ int so_opt_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* option_values.c: one option's argument, checked and stored. */
-bool so_is_test_id(const char *s);
 int so_parse_module(struct so_options *opts, const char *arg, char *err,
 		    size_t errlen);
 /* --count ID N: takes N from argv[optind]. */

@@ -71,6 +71,34 @@ bool so_is_test_id(const char *s)
 	return s[4] == '\0';
 }
 
+/* "0029-0032": two ids, the first not after the second. */
+static bool so_is_test_range(const char *s)
+{
+	char from[5];
+
+	if (strlen(s) != 9 || s[4] != '-' || !so_is_test_id(s + 5))
+		return false;
+	memcpy(from, s, 4);
+	from[4] = '\0';
+	return so_is_test_id(from) && memcmp(from, s + 5, 4) <= 0;
+}
+
+bool so_is_test_selection(const char *s)
+{
+	return !strcmp(s, "all") || so_is_test_id(s) || so_is_test_range(s);
+}
+
+/* Ids are four digits: their text orders them as their numbers do. */
+bool so_test_selects(const char *selection, const char *id)
+{
+	if (!strcmp(selection, "all"))
+		return true;
+	if (so_is_test_range(selection))
+		return memcmp(selection, id, 4) <= 0 &&
+		       memcmp(id, selection + 5, 4) <= 0;
+	return !strcmp(selection, id);
+}
+
 /*
  * --module NAME filters; --module PATH (a '/' in it, or a .ko name) is
  * also the file the scenarios load instead of modules.dep's, and its

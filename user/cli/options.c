@@ -65,9 +65,9 @@ static int so_parse_action(struct so_options *opts, int opt,
 		return so_set_action(opts, SO_ACT_PROBES, given, "--probes",
 				     err, errlen);
 	case SO_OPT_TEST:
-		if (strcmp(optarg, "all") && !so_is_test_id(optarg))
+		if (!so_is_test_selection(optarg))
 			return so_opt_error(err, errlen,
-					    "--test: '%s' is not a test id (four digits, e.g. 0028, or all)",
+					    "--test: '%s' is not a test id (four digits, e.g. 0028), a range (0029-0032) or all",
 					    optarg);
 		opts->test = optarg;
 		return so_set_action(opts, SO_ACT_TEST, given, "--test", err,

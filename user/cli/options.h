@@ -33,7 +33,7 @@ enum so_action {
 	SO_ACT_PROBES,		/* print each probe's mode and exit */
 	SO_ACT_LIST,		/* list the scenarios */
 	SO_ACT_ATTACH,		/* observe whatever runs */
-	SO_ACT_TEST,		/* run --test ID|all */
+	SO_ACT_TEST,		/* run --test ID|FROM-TO|all */
 	SO_ACT_WATCH,		/* run --watch ID until it fails */
 	SO_ACT_REPORT,
 };
@@ -80,7 +80,7 @@ struct so_options {
 	bool addresses;		/* --addresses: raw kernel addresses */
 
 	/* the scenario runner */
-	const char *test;	/* "0028" or "all" */
+	const char *test;	/* "0028", "0029-0032" or "all" */
 	const char *watch;
 	bool fixed;		/* load with enable_try_module_get=1 */
 	double window_s;	/* 0: the scenario's default (2 s) */
@@ -99,6 +99,12 @@ struct so_options {
 int so_options_parse(struct so_options *opts, int argc, char **argv,
 		     char *err, size_t errlen);
 /* The one-line reminder after an error. */
+/* A scenario id: four digits, as in sysfs.sh ("0028"). */
+bool so_is_test_id(const char *s);
+/* --test's argument: an id, a range FROM-TO of ids (FROM <= TO), or all. */
+bool so_is_test_selection(const char *s);
+/* Whether that selection takes scenario id; one id selects only itself. */
+bool so_test_selects(const char *selection, const char *id);
 void so_usage_line(FILE *out);
 /* --help: every option, then EXAMPLES. */
 void so_usage(FILE *out);

@@ -22,14 +22,14 @@ void so_usage_line(FILE *out)
 {
 	fprintf(out,
 		"usage: sysfs-observe [record [-o FILE] | report [-i FILE]]\n"
-		"         [--attach | --test ID|all | --watch ID | --list | --probes] [OPTIONS]\n"
+		"         [--attach | --test ID|FROM-TO|all | --watch ID | --list | --probes] [OPTIONS]\n"
 		"Try 'sysfs-observe --help' for more.\n");
 }
 
 void so_usage(FILE *out)
 {
 	fprintf(out,
-"usage: sysfs-observe [OPTIONS] --attach | --test ID|all | --watch ID\n"
+"usage: sysfs-observe [OPTIONS] --attach | --test ID|FROM-TO|all | --watch ID\n"
 "       sysfs-observe record [-o FILE] [OPTIONS] --attach | --test ID\n"
 "       sysfs-observe report [-i FILE] [--format text|json]\n"
 "       sysfs-observe --list | --probes | --help | --version\n"
@@ -41,6 +41,7 @@ void so_usage(FILE *out)
 "  --attach            observe whatever runs until Ctrl-C or --duration\n"
 "  --attach -- CMD...  observe while CMD runs, stop when it exits\n"
 "  --test ID|all       run a sysfs.sh scenario (or all) under observation\n"
+"  --test FROM-TO      ... the scenarios FROM to TO (e.g. 0029-0032)\n"
 "  --watch ID          run a scenario again and again until it fails\n"
 "  --list              list the scenarios\n"
 "  --probes            print how each probe attaches on this kernel\n"
