@@ -42,7 +42,9 @@ for f in "${files[@]}"; do
 	fi
 	for id in $(printf '%s\n' "$expr" | tr '()' '  ' |
 		    sed 's/ OR / /g; s/ AND / /g; s/ WITH [^ ]*//g'); do
-		if ! printf '%s\n' "$valid" | grep -qxF -- "$id"; then
+		# A here-string, not a pipe: under pipefail, grep -q quitting
+		# early can SIGPIPE the writer and fail a valid id (seen once).
+		if ! grep -qxF -- "$id" <<<"$valid"; then
 			echo "spdx: $f: '$id' has no text in LICENSES/"
 			bad=$((bad + 1))
 		fi
