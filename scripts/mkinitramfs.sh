@@ -58,6 +58,12 @@ for t in klockstat; do
 	p=$(PATH=$PATH:/usr/sbin:/sbin type -P "$t") &&
 		copy_with_libs "$p" /usr/bin/
 done
+# perl's core modules (perl-base's, 5 MB): the kernel's kselftest runner
+# prefixes its tests' output with kselftest/prefix.pl (strict, IO::Handle).
+perl_lib=$(perl -e 'print grep { m{/perl-base$} } @INC')
+[ -d "$perl_lib" ] || { echo "mkinitramfs: no perl-base in perl's @INC" >&2; exit 1; }
+mkdir -p "$stage$(dirname "$perl_lib")"
+cp -a "$perl_lib" "$stage$perl_lib"
 ln -sf mawk "$stage/usr/bin/awk"
 ln -sf ../usr/bin/bash "$stage/bin/bash"
 for k in modprobe insmod rmmod lsmod depmod modinfo; do
