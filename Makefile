@@ -163,6 +163,10 @@ help:
 ##                          its man page, test_sysfs.ko (modules_install,
 ##                          depmod) for KDIR's kernel; `make uninstall`
 ##   make dkms-install     the module through DKMS instead (every kernel)
+##   make kselftest-install [KSFT_INSTALL_PATH=DIR]   the sysfs_observe
+##                          kselftest collection with the kernel's runner,
+##                          the module for KDIR's kernel; then
+##                          DIR/run_kselftest.sh -c sysfs_observe
 ##   make clean            remove $(O)/ (the download cache stays)
 
 # --- pictures ---------------------------------------------------------
@@ -445,7 +449,16 @@ dkms-install:
 dkms-uninstall:
 	$(Q)$(if $(DESTDIR),:,dkms remove test_sysfs/$(DKMS_VER) --all)
 	$(Q)rm -rf $(DKMS_SRC)
-.PHONY: install uninstall dkms-install dkms-uninstall
+
+# The kselftest collection (tests/kselftest/), installed as the kernel's
+# selftests install lays out its own, so that KernelCI or LAVA run it with
+# the kernel's run_kselftest.sh.  The module is built for KDIR's kernel:
+# the machine that runs the collection must boot that kernel.
+KSFT_INSTALL_PATH ?= $(O)/kselftest_install
+kselftest-install: $(BIN) $(MOD_KO)
+	$(call msg,INSTALL,$(KSFT_INSTALL_PATH)/sysfs_observe)
+	$(Q)scripts/kselftest-install.sh $(KSFT_INSTALL_PATH) $(BIN) $(MOD_KO)
+.PHONY: install uninstall dkms-install dkms-uninstall kselftest-install
 
 clean:
 	$(Q)rm -rf $(O)

@@ -201,7 +201,8 @@ run_guest() {
 	[ -f "$host" ] && outopt=(-o "$out")
 	echo "# guest: $name (timeout ${timeout} s)"
 	if [ -f "tests/host/$name.before.sh" ] &&
-	   ! O=$O bash "tests/host/$name.before.sh" "$files" >>"$log" 2>&1; then
+	   ! O=$O TEST_KDIR=${TEST_KDIR:-} bash "tests/host/$name.before.sh" \
+		"$files" >>"$log" 2>&1; then
 		fail "guest/$name: tests/host/$name.before.sh failed; see $log"
 		return
 	fi
@@ -270,7 +271,7 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 ins
 	verdict-all:900 quiet-counts:240 edge-overflow:300 output-pipe:180
 	hostile:240 record-all:700 path-filter:180 unload-stuck:300
 	json-stdout:300 static-mutex:240 reset-prone:240 svg:300 driver-kill:240
-	probe-fallback:240
+	probe-fallback:240 kselftest:600
 	scenarios:900"}
 
 # The kernfs knob kernel (kernfs/, with lockdep): built here when the cache lacks it
@@ -281,10 +282,10 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 ins
 KNOB_GUEST_TESTS=${KNOB_GUEST_TESTS:-"knob-race:900 knob-attach:300
 	knob-timeline:200 knob-deadlock:240 lockdep-agree:300
 	lockdep-agree-0028:300 lockdep-agree-gated:400
-	lockdep-agree-reset:300"}
+	lockdep-agree-reset:300 kselftest:1200"}
 group_knobs() {
 	local kdir t log=$logdir/kernfs-kernel.log t0
-	local KERNEL=${KERNEL:-} VM_BASE=${VM_BASE:-}
+	local KERNEL=${KERNEL:-} VM_BASE=${VM_BASE:-} TEST_KDIR=
 
 	# Run by hand, not by make: the stock guest and its initramfs.
 	if [ -z "$KERNEL" ] || [ -z "$VM_BASE" ]; then
@@ -309,6 +310,7 @@ group_knobs() {
 	kdir=$(echo "$kdir" | tail -n 1)
 	echo "# knob kernel: $kdir ($(( $(date +%s) - t0 )) s)"
 	KERNEL=$kdir/arch/x86/boot/bzImage
+	TEST_KDIR=$kdir		# what a test installs is built for it
 	if ! VM_BASE=$(make -s --no-print-directory O="$O" KERNEL="$KERNEL" \
 		       KDIR="$kdir" vm-base-path) ||
 	   ! make -s --no-print-directory O="$O" KERNEL="$KERNEL" \
@@ -460,6 +462,60 @@ EOF_MATRIX
 	return $bad
 }
 
+# make kselftest-install: the kernel's layout, a second install that
+# keeps other collections' lines and writes ours once, and the skip path
+# run by the kernel's runner here (the module is the guest kernel's, not
+# this machine's: every test must skip, saying why).  The guest test
+# kselftest runs the same collection for real.
+check_kselftest_install() {
+	local tmp log=$logdir/kselftest-install.log got want out
+	tmp=$(mktemp -d)
+	echo "other:test.sh" >"$tmp/kselftest-list.txt"
+	if ! make -s --no-print-directory O="$O" kselftest-install \
+			KSFT_INSTALL_PATH="$tmp" >"$log" 2>&1 ||
+	   ! make -s --no-print-directory O="$O" kselftest-install \
+			KSFT_INSTALL_PATH="$tmp" >>"$log" 2>&1; then
+		fail "make kselftest-install (see $log)"
+		rm -rf "$tmp"
+		return
+	fi
+	got=$(cd "$tmp" && find . ! -type d | sort | tr '\n' ' ')
+	want="./kselftest-list.txt ./kselftest/module.sh ./kselftest/prefix.pl"
+	want+=" ./kselftest/runner.sh ./run_kselftest.sh ./sysfs_observe/config"
+	want+=" ./sysfs_observe/knobs.sh ./sysfs_observe/ksft_lib.sh"
+	want+=" ./sysfs_observe/scenarios.sh ./sysfs_observe/settings"
+	want+=" ./sysfs_observe/smoke.sh ./sysfs_observe/sysfs-observe"
+	want+=" ./sysfs_observe/test_sysfs.ko "
+	if [ "$got" = "$want" ]; then
+		pass "make kselftest-install: the kernel's layout, our collection"
+	else
+		fail "make kselftest-install: got '$got', want '$want'"
+	fi
+	got=$(tr '\n' ' ' <"$tmp/kselftest-list.txt")
+	want="other:test.sh sysfs_observe:smoke.sh sysfs_observe:scenarios.sh sysfs_observe:knobs.sh "
+	if [ "$got" = "$want" ]; then
+		pass "kselftest-list.txt: other collections kept, ours once"
+	else
+		fail "kselftest-list.txt: got '$got', want '$want'"
+	fi
+	if [ "$(modinfo -F vermagic "$tmp/sysfs_observe/test_sysfs.ko" |
+		cut -d' ' -f1)" = "$(uname -r)" ]; then
+		skip "kselftest: the skip path" "the module is built for this kernel"
+	else
+		out=$(cd "$tmp" && ./run_kselftest.sh -c sysfs_observe | cat)
+		echo "$out" >>"$log"
+		if [ "$(grep -c '^ok [1-3] selftests: sysfs_observe: .* # SKIP$' \
+			<<<"$out")" -eq 3 ] &&
+		   [ "$(grep -c '^# 1\.\.0 # SKIP test_sysfs.ko is built for' \
+			<<<"$out")" -eq 3 ]; then
+			pass "kselftest: on another kernel each test skips, saying why"
+		else
+			fail "kselftest: the skip path (see $log)"
+		fi
+	fi
+	rm -rf "$tmp"
+}
+
 group_make() {
 	local tmp log=$logdir/make.log rel got want kdir ver
 	check_bench_table
@@ -496,6 +552,8 @@ group_make() {
 		fi
 	fi
 	rm -rf "$tmp"
+
+	check_kselftest_install
 
 	# DKMS builds the module from what dkms-install puts in /usr/src,
 	# in trees of its own here (no system state touched).
