@@ -8,4 +8,4 @@
 # the reason, and the test skips (exit 4).
 . "$(dirname "$0")/ksft_lib.sh"
 ksft_require
-ksft_run --test 0029-0032 --module "$ko" --format ktap
+ksft_run --test 0029-0032 --module "$ko" --format ktap "$@"

@@ -48,6 +48,8 @@ ksft_left_behind() {
 }
 
 # Run the tool; exit with its status, or 1 when it left something behind.
+# A test's own arguments (the runner's KSELFTEST_<TEST>_ARGS, e.g.
+# KSELFTEST_SCENARIOS_SH_ARGS="--window 0.5") go to the tool last.
 ksft_run() {
 	"$so" "$@"
 	rc=$?

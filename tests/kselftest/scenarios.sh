@@ -7,4 +7,4 @@
 # DEADLOCK-PRONE lock order or an observed deadlock.
 . "$(dirname "$0")/ksft_lib.sh"
 ksft_require
-ksft_run --test 0001-0028 --module "$ko" --format ktap
+ksft_run --test 0001-0028 --module "$ko" --format ktap "$@"

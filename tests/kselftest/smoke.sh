@@ -6,4 +6,4 @@
 # under observation and passes.
 . "$(dirname "$0")/ksft_lib.sh"
 ksft_require
-ksft_run --test 0001 --module "$ko" --format ktap
+ksft_run --test 0001 --module "$ko" --format ktap "$@"
