@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "kernel/preflight.h"
+#include "lib/array.h"
 
 static const char *const tracefs_lists[] = {
 	"/sys/kernel/tracing/available_filter_functions",
@@ -53,7 +54,7 @@ static int cmp_str(const void *a, const void *b)
 
 int traceable_load(struct traceable *tr)
 {
-	char line[256], **grown;
+	char line[256];
 	size_t cap = 0, i;
 	FILE *f = NULL;
 
@@ -64,13 +65,9 @@ int traceable_load(struct traceable *tr)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, " \t\n")] = 0;	/* drop " [module]" */
-		if (tr->nr == cap) {
-			cap = cap ? 2 * cap : 4096;
-			grown = realloc(tr->names, cap * sizeof(*grown));
-			if (!grown)
-				break;
-			tr->names = grown;
-		}
+		if (so_array_reserve((void **)&tr->names, &cap, tr->nr,
+				     sizeof(*tr->names)))
+			break;
 		tr->names[tr->nr] = strdup(line);
 		if (tr->names[tr->nr])
 			tr->nr++;
