@@ -93,7 +93,7 @@ void traceable_free(struct traceable *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
-uint64_t ksym_addr(const char *name)
+uint64_t kallsyms_addr(const char *name)
 {
 	char line[512], sym[256], type;
 	unsigned long long addr;
@@ -114,7 +114,7 @@ uint64_t ksym_addr(const char *name)
 	return found;
 }
 
-bool ksym_exists(const char *name)
+bool kallsyms_has(const char *name)
 {
 	char line[512], sym[256], type;
 	unsigned long long addr;
