@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include "analysis/dmesg_check.h"
 #include "kernel/kmsg.h"
-#include "kernel/knobs.h"
+#include "kernel/knobfs.h"
 #include "report/knob_table.h"
 #include "app/knob_race.h"
 
@@ -111,19 +111,19 @@ static int kr_arm(const struct kr_ctx *c, unsigned int delay_ms)
 	int err = 0, id;
 
 	for (id = 0; id < KNOB_NR_WAITS && !err; id++)
-		err = knobs_write(id, "N");
+		err = knobfs_write(id, "N");
 	snprintf(sleep_ms, sizeof(sleep_ms), "%u", delay_ms);
 	if (!err)
-		err = knobs_write(KNOB_SLEEP_AFTER_WAIT_MS, sleep_ms);
+		err = knobfs_write(KNOB_SLEEP_AFTER_WAIT_MS, sleep_ms);
 	for (i = 0; i < sizeof(fault) / sizeof(fault[0]) && !err; i++)
-		err = knobs_write(fault[i].id, fault[i].value);
-	return err ? err : knobs_write(c->ex.wait_knob, "Y");
+		err = knobfs_write(fault[i].id, fault[i].value);
+	return err ? err : knobfs_write(c->ex.wait_knob, "Y");
 }
 
 static void kr_disarm(const struct kr_ctx *c)
 {
-	knobs_write(c->ex.wait_knob, "N");
-	knobs_write(KNOB_PROBABILITY, "0");
+	knobfs_write(c->ex.wait_knob, "N");
+	knobfs_write(KNOB_PROBABILITY, "0");
 }
 
 static pid_t kr_start_writer(const char *path, int *report_fd)
@@ -175,7 +175,7 @@ static bool kr_wait_fired(const struct kr_ctx *c, int report_fd)
 	char times[KNOB_VALUE_LEN];
 
 	while (!*c->stop && kr_now() < end) {
-		if (!knobs_get(KNOB_TIMES, times, sizeof(times)) &&
+		if (!knobfs_get(KNOB_TIMES, times, sizeof(times)) &&
 		    !strcmp(times, "0"))
 			return true;
 		if (kr_readable(report_fd, 1))
@@ -304,7 +304,7 @@ static void kr_setup(struct kr_ctx *c, const struct sc_scenario *sc,
 
 bool knob_race_supported(char *reason, size_t len)
 {
-	return knobs_detect(reason, len);
+	return knobfs_detect(reason, len);
 }
 
 enum sc_result knob_race_run(const struct sc_scenario *sc,
@@ -322,7 +322,7 @@ enum sc_result knob_race_run(const struct sc_scenario *sc,
 	int err;
 
 	reason[0] = '\0';
-	knobs_read(&saved);
+	knobfs_read(&saved);
 	if (!saved.present) {
 		snprintf(reason, len, "%s", saved.reason);
 		return SC_SKIP;
@@ -350,7 +350,7 @@ enum sc_result knob_race_run(const struct sc_scenario *sc,
 	knob_table_footer(stdout, sc->id, rows, nr, &c.ex);
 	kr_disarm(&c);
 	kr_unload();
-	err = knobs_restore(&saved);
+	err = knobfs_restore(&saved);
 	if (err) {
 		snprintf(reason, len, "failed to restore the kernfs knobs: %s",
 			 strerror(-err));

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "lib/exit_codes.h"
 #include "cli/scenarios.h"
-#include "kernel/knobs.h"
+#include "kernel/knobfs.h"
 #include "app/session.h"
 #include "report/test_results.h"
 #include "app/knob_race.h"
@@ -132,7 +132,7 @@ static int sc_after_session(const struct sc_scenario *sc,
 	int err = 0;
 
 	if (knobs->present)
-		knobs_restore(knobs);
+		knobfs_restore(knobs);
 	if (!sc_module_wedged(wedged, sizeof(wedged)))
 		err = sc_unload_within(20);
 	sc_debugfs_unmount(mounted);
@@ -180,7 +180,7 @@ static int sc_run_tests(struct sc_run *run, struct so_observer *obs,
 			continue;
 		}
 		if (sc->steps & SC_KNOB_RACE)
-			knobs_read(&knobs);
+			knobfs_read(&knobs);
 		session_opts->test = sc->id;
 		session_opts->watch = NULL;
 		rc = observer_session(obs, session_opts, sc_driver, run);
