@@ -15,13 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "analysis/dmesg_check.h"
 #include "kernel/kmsg.h"
 #include "kernel/knobfs.h"
+#include "kernel/module_sys.h"
 #include "report/knob_table.h"
 #include "app/knob_race.h"
 
@@ -65,31 +65,25 @@ static int kr_fail(char *reason, size_t len, const char *what, int err)
 
 static int kr_unload(void)
 {
-	int i;
+	int err = 0, i;
 
 	/* A writer that just left the store may pin it for a moment. */
 	for (i = 0; i < 40; i++) {
-		if (!syscall(SYS_delete_module, KR_MODULE, O_NONBLOCK) ||
-		    errno == ENOENT)
-			return 0;
-		if (errno != EAGAIN && errno != EBUSY)
+		err = module_sys_unload(KR_MODULE);
+		if (err != -EAGAIN && err != -EBUSY)
 			break;
 		usleep(50000);
 	}
-	return -errno;
+	return err;
 }
 
 static int kr_load(const struct kr_ctx *c)
 {
-	int fd, rc;
+	int rc = module_sys_load(c->ko_path, c->params);
 
-	fd = open(c->ko_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	rc = syscall(SYS_finit_module, fd, c->params, 0) ? -errno : 0;
+	/* Loaded already, maybe with other parameters: ours, afresh. */
 	if (rc == -EEXIST && !kr_unload())
-		rc = syscall(SYS_finit_module, fd, c->params, 0) ? -errno : 0;
-	close(fd);
+		rc = module_sys_load(c->ko_path, c->params);
 	return rc;
 }
 

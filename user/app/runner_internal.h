@@ -50,8 +50,6 @@ int sc_module_locate(struct sc_run *run, const struct so_options *opts);
 bool sc_fixed(const struct sc_run *run, const struct sc_scenario *sc);
 void sc_params(const struct sc_run *run, const struct sc_scenario *sc,
 	       const char *extra, char *buf, size_t len);
-int sc_load(const struct sc_run *run, const char *params);
-int sc_unload(void);
 bool sc_module_wedged(char *why, size_t len);
 int sc_unload_within(int tries);
 void sc_unload_for_good(void);
