@@ -13,10 +13,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "kernel/debugfs_mount.h"
 #include "kernel/module_sys.h"
 #include "app/runner_internal.h"
 
-#define SC_RESET_FILE	SC_DEBUGFS "/test_sysfs/reset_first_test_dev"
+#define SC_RESET_FILE	DEBUGFS_DIR "/test_sysfs/reset_first_test_dev"
 #define SC_WRITER_PAUSE_US	200	/* a C loop outruns bash's by far */
 
 static int sc_write(const char *path, const char *text)

@@ -1,27 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * Thin: paths, open, read, write.  Detecting or changing the knobs
- * mounts debugfs when it is not (a machine that never mounted it has the
- * knobs all the same), and unmounts it when the process that mounted it
- * exits (atexit: on a skip too): debugfs is left as it was.  Describing
- * them for a header mounts nothing.
+ * mounts debugfs when it is not (kernel/debugfs_mount.h), and unmounts
+ * it when the process that mounted it exits (atexit: on a skip too):
+ * debugfs is left as it was.  Describing them for a header mounts
+ * nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/exit_codes.h"
+#include "kernel/debugfs_mount.h"
 #include "kernel/knobfs.h"
 
 /* Every knob a command line sets is recorded in the trace's session. */
 _Static_assert(SO_OPT_KNOBS_MAX <= SO_KNOBS_MAX,
 	       "--knob assignments must fit struct so_session_info's table");
-
-#define KNOB_DEBUGFS	"/sys/kernel/debug"
 
 static void knobfs_path(int id, char *path, size_t len)
 {
@@ -35,20 +33,6 @@ static bool knobfs_dir_exists(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-static bool knobfs_debugfs_mounted(void)
-{
-	FILE *mounts = fopen("/proc/self/mounts", "r");
-	char line[512];
-	bool found = false;
-
-	if (mounts) {
-		while (!found && fgets(line, sizeof(line), mounts))
-			found = strstr(line, " " KNOB_DEBUGFS " debugfs ");
-		fclose(mounts);
-	}
-	return found;
-}
-
 /* Who mounted debugfs, if we did: forked children exit too, and their
  * exit must not unmount it under the parent. */
 static pid_t knobfs_mounted_by;
@@ -56,13 +40,16 @@ static pid_t knobfs_mounted_by;
 static void knobfs_unmount(void)
 {
 	if (knobfs_mounted_by && knobfs_mounted_by == getpid())
-		umount2(KNOB_DEBUGFS, MNT_DETACH);
+		debugfs_unmount();
 }
 
+/* 0 when debugfs is there (now or already), or -errno. */
 static int knobfs_mount(void)
 {
-	if (mount("debugfs", KNOB_DEBUGFS, "debugfs", 0, NULL))
-		return -1;
+	int rc = debugfs_mount_if_absent();
+
+	if (rc <= 0)
+		return rc;
 	if (!knobfs_mounted_by)
 		atexit(knobfs_unmount);
 	knobfs_mounted_by = getpid();
@@ -76,20 +63,20 @@ static bool knobfs_probe(char *reason, size_t len, bool may_mount)
 	if (knobfs_dir_exists(KNOB_ROOT "/" KNOB_WAIT_DIR) &&
 	    knobfs_dir_exists(KNOB_ROOT "/" KNOB_FAULT_DIR))
 		return true;
-	if (!knobfs_debugfs_mounted() && !may_mount) {
+	if (!may_mount && !debugfs_mounted()) {
 		snprintf(reason, len, "debugfs is not mounted at "
-			 KNOB_DEBUGFS);
+			 DEBUGFS_DIR);
 		return false;
 	}
-	if (!knobfs_debugfs_mounted() && knobfs_mount()) {
-		err = errno;
+	err = may_mount ? knobfs_mount() : 0;
+	if (err) {
 		snprintf(reason, len, "cannot mount debugfs at "
-			 KNOB_DEBUGFS ": %s%s", strerror(err),
-			 err == EPERM ? " (run as root)" : "");
+			 DEBUGFS_DIR ": %s%s", strerror(-err),
+			 err == -EPERM ? " (run as root)" : "");
 		return false;
 	}
-	if (access(KNOB_DEBUGFS, R_OK | X_OK)) {
-		snprintf(reason, len, "cannot read " KNOB_DEBUGFS ": %s "
+	if (access(DEBUGFS_DIR, R_OK | X_OK)) {
+		snprintf(reason, len, "cannot read " DEBUGFS_DIR ": %s "
 			 "(run as root)", strerror(errno));
 		return false;
 	}
