@@ -15,13 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "analysis/dmesg_check.h"
 #include "kernel/kmsg.h"
-#include "kernel/knobs.h"
+#include "kernel/knobfs.h"
+#include "kernel/module_sys.h"
 #include "report/knob_table.h"
 #include "app/knob_race.h"
 
@@ -65,31 +65,25 @@ static int kr_fail(char *reason, size_t len, const char *what, int err)
 
 static int kr_unload(void)
 {
-	int i;
+	int err = 0, i;
 
 	/* A writer that just left the store may pin it for a moment. */
 	for (i = 0; i < 40; i++) {
-		if (!syscall(SYS_delete_module, KR_MODULE, O_NONBLOCK) ||
-		    errno == ENOENT)
-			return 0;
-		if (errno != EAGAIN && errno != EBUSY)
+		err = module_sys_unload(KR_MODULE);
+		if (err != -EAGAIN && err != -EBUSY)
 			break;
 		usleep(50000);
 	}
-	return -errno;
+	return err;
 }
 
 static int kr_load(const struct kr_ctx *c)
 {
-	int fd, rc;
+	int rc = module_sys_load(c->ko_path, c->params);
 
-	fd = open(c->ko_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	rc = syscall(SYS_finit_module, fd, c->params, 0) ? -errno : 0;
+	/* Loaded already, maybe with other parameters: ours, afresh. */
 	if (rc == -EEXIST && !kr_unload())
-		rc = syscall(SYS_finit_module, fd, c->params, 0) ? -errno : 0;
-	close(fd);
+		rc = module_sys_load(c->ko_path, c->params);
 	return rc;
 }
 
@@ -111,19 +105,19 @@ static int kr_arm(const struct kr_ctx *c, unsigned int delay_ms)
 	int err = 0, id;
 
 	for (id = 0; id < KNOB_NR_WAITS && !err; id++)
-		err = knobs_write(id, "N");
+		err = knobfs_write(id, "N");
 	snprintf(sleep_ms, sizeof(sleep_ms), "%u", delay_ms);
 	if (!err)
-		err = knobs_write(KNOB_SLEEP_AFTER_WAIT_MS, sleep_ms);
+		err = knobfs_write(KNOB_SLEEP_AFTER_WAIT_MS, sleep_ms);
 	for (i = 0; i < sizeof(fault) / sizeof(fault[0]) && !err; i++)
-		err = knobs_write(fault[i].id, fault[i].value);
-	return err ? err : knobs_write(c->ex.wait_knob, "Y");
+		err = knobfs_write(fault[i].id, fault[i].value);
+	return err ? err : knobfs_write(c->ex.wait_knob, "Y");
 }
 
 static void kr_disarm(const struct kr_ctx *c)
 {
-	knobs_write(c->ex.wait_knob, "N");
-	knobs_write(KNOB_PROBABILITY, "0");
+	knobfs_write(c->ex.wait_knob, "N");
+	knobfs_write(KNOB_PROBABILITY, "0");
 }
 
 static pid_t kr_start_writer(const char *path, int *report_fd)
@@ -175,7 +169,7 @@ static bool kr_wait_fired(const struct kr_ctx *c, int report_fd)
 	char times[KNOB_VALUE_LEN];
 
 	while (!*c->stop && kr_now() < end) {
-		if (!knobs_get(KNOB_TIMES, times, sizeof(times)) &&
+		if (!knobfs_get(KNOB_TIMES, times, sizeof(times)) &&
 		    !strcmp(times, "0"))
 			return true;
 		if (kr_readable(report_fd, 1))
@@ -304,7 +298,7 @@ static void kr_setup(struct kr_ctx *c, const struct sc_scenario *sc,
 
 bool knob_race_supported(char *reason, size_t len)
 {
-	return knobs_detect(reason, len);
+	return knobfs_detect(reason, len);
 }
 
 enum sc_result knob_race_run(const struct sc_scenario *sc,
@@ -322,7 +316,7 @@ enum sc_result knob_race_run(const struct sc_scenario *sc,
 	int err;
 
 	reason[0] = '\0';
-	knobs_read(&saved);
+	knobfs_read(&saved);
 	if (!saved.present) {
 		snprintf(reason, len, "%s", saved.reason);
 		return SC_SKIP;
@@ -350,7 +344,7 @@ enum sc_result knob_race_run(const struct sc_scenario *sc,
 	knob_table_footer(stdout, sc->id, rows, nr, &c.ex);
 	kr_disarm(&c);
 	kr_unload();
-	err = knobs_restore(&saved);
+	err = knobfs_restore(&saved);
 	if (err) {
 		snprintf(reason, len, "failed to restore the kernfs knobs: %s",
 			 strerror(-err));

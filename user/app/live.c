@@ -12,7 +12,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kernel/knobs.h"
+#include "kernel/knobfs.h"
 #include "kernel/loader.h"
 #include "lib/version.h"
 #include "app/session_internal.h"
@@ -139,15 +139,15 @@ static void knob_label(void *ctx, char *label, size_t len)
 	size_t used = 0;
 	uint32_t p;
 
-	/* knobs.c knows the debugfs paths; the wait points are its wait_*
-	 * bools under the names the events use. */
+	/* kernel/knobfs.c knows the debugfs paths; the wait points are its
+	 * wait_* bools under the names the events use. */
 	for (p = 0; p < SO_KNOB_NR; p++)
-		if (!knobs_get(knob_find(so_knob_point_name(p)), val,
-			       sizeof(val)) && val[0] == 'Y')
+		if (!knobfs_get(knob_find(so_knob_point_name(p)), val,
+				sizeof(val)) && val[0] == 'Y')
 			used += snprintf(label + used, used < len ? len - used : 0,
 					 "%s%s", used ? "|" : "",
 					 so_knob_point_name(p));
-	if (knobs_get(KNOB_SLEEP_AFTER_WAIT_MS, val, sizeof(val)))
+	if (knobfs_get(KNOB_SLEEP_AFTER_WAIT_MS, val, sizeof(val)))
 		snprintf(val, sizeof(val), "?");
 	if (used < len)
 		snprintf(label + used, len - used, "%ssleep_after_wait_ms=%s",
@@ -211,7 +211,7 @@ int live_setup(struct live *lv, const struct so_options *opts)
 	if (opts->path_prefix)
 		snprintf(lv->info.path_prefix, sizeof(lv->info.path_prefix),
 			 "%s", opts->path_prefix);
-	knobs_fill_info(&lv->info);
+	knobfs_fill_info(&lv->info);
 	return 0;
 }
 

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
- * test_sysfs as a module: where its .ko is, its parameters, finit_module
- * and delete_module, and the unload that may have to wait or may never
- * happen (a module wedged by an earlier run).  Apart from the workloads
- * because both the driver child and the parent after a session use it.
+ * test_sysfs as a module: where its .ko is, its parameters, and the
+ * unload that may have to wait or may never happen (a module wedged by
+ * an earlier run); the syscalls themselves are kernel/module_sys.h's.
+ * Apart from the workloads because both the driver child and the parent
+ * after a session use it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "kernel/module_sys.h"
 #include "app/runner_internal.h"
 
 /* Like modprobe: the path modules.dep gives for test_sysfs.ko. */
@@ -75,26 +75,6 @@ void sc_params(const struct sc_run *run, const struct sc_scenario *sc,
 		n += sc_str(buf + n, len - n, " %s", run->opts->params[i]);
 }
 
-int sc_load(const struct sc_run *run, const char *params)
-{
-	int fd = open(run->ko_path, O_RDONLY | O_CLOEXEC);
-	int rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return rc;
-}
-
-int sc_unload(void)
-{
-	if (syscall(SYS_delete_module, SC_MODULE, O_NONBLOCK) &&
-	    errno != ENOENT)
-		return -errno;
-	return 0;
-}
-
 /*
  * A module an earlier run wedged (rmmod blocked in kernfs_drain() by the
  * unfixed 0027/0028) stays "going" until reboot: no test can load it.
@@ -124,7 +104,7 @@ int sc_unload_within(int tries)
 {
 	int err = 0, i;
 
-	for (i = 0; i < tries && (err = sc_unload()); i++)
+	for (i = 0; i < tries && (err = module_sys_unload(SC_MODULE)); i++)
 		usleep(100000);
 	return err;
 }
@@ -149,7 +129,7 @@ int sc_reload(struct sc_run *run, const struct sc_scenario *sc,
 			       "this test's parameters: %s", SC_MODULE,
 			       strerror(-err));
 	sc_params(run, sc, extra, params, sizeof(params));
-	err = sc_load(run, params);
+	err = module_sys_load(run->ko_path, params);
 	if (err)
 		return sc_fail(run, "failed to load %s: %s", run->ko_path,
 			       strerror(-err));

@@ -13,7 +13,7 @@
 #include "lib/exit_codes.h"
 #include "lib/files.h"
 #include "kernel/kmsg.h"
-#include "kernel/knobs.h"
+#include "kernel/knobfs.h"
 #include "kernel/loader.h"
 #include "app/session.h"
 #include "app/session_internal.h"
@@ -274,7 +274,7 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 	struct so_observer *obs;
 	int rc;
 
-	rc = knobs_session_check(opts);
+	rc = knobfs_session_check(opts);
 	if (rc)
 		return rc;
 	obs = observer_open(opts, &rc);
@@ -282,10 +282,10 @@ int session_run(const struct so_options *opts, session_driver_fn driver,
 		return rc;
 	/* --knob: set once attached, so the writes they shape are seen;
 	 * restored after Ctrl-C and SIGTERM too (they end the session). */
-	rc = knobs_session_begin(opts, &knobs_saved);
+	rc = knobfs_session_begin(opts, &knobs_saved);
 	if (!rc)
 		rc = observer_session(obs, opts, driver, driver_ctx);
-	knobs_session_end(opts, &knobs_saved);
+	knobfs_session_end(opts, &knobs_saved);
 	if (observer_wedged(obs))
 		observer_abandon(rc);
 	observer_close(obs);

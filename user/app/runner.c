@@ -4,7 +4,8 @@
  * every module load, unload and sysfs write happens there or in the
  * loops it forks, never in the observer.  This file orchestrates: which
  * tests, one session each, the driver's test case, the parent's cleanup
- * after it; the steps are module_ops.c, workloads.c, dmesg.c, debugfs.c.
+ * after it; the steps are module_ops.c, workloads.c, dmesg.c, and
+ * kernel/debugfs_mount.h mounts debugfs for a test.
  */
 #include <signal.h>
 #include <stdarg.h>
@@ -15,7 +16,8 @@
 #include <unistd.h>
 #include "lib/exit_codes.h"
 #include "cli/scenarios.h"
-#include "kernel/knobs.h"
+#include "kernel/debugfs_mount.h"
+#include "kernel/knobfs.h"
 #include "app/session.h"
 #include "report/test_results.h"
 #include "app/knob_race.h"
@@ -132,10 +134,11 @@ static int sc_after_session(const struct sc_scenario *sc,
 	int err = 0;
 
 	if (knobs->present)
-		knobs_restore(knobs);
+		knobfs_restore(knobs);
 	if (!sc_module_wedged(wedged, sizeof(wedged)))
 		err = sc_unload_within(20);
-	sc_debugfs_unmount(mounted);
+	if (mounted)
+		debugfs_unmount();
 	if (!err)
 		return 0;
 	sc_str(why, len, "stopping: %s stays loaded after %s (delete_module: "
@@ -167,20 +170,22 @@ static int sc_run_tests(struct sc_run *run, struct so_observer *obs,
 		int rc;
 
 		/* Mounted here, not by the driver: knob detection needs it
-		 * too, and the unmount must happen if the driver is killed. */
-		mounted = sc_debugfs_mount();
+		 * too, and the unmount must happen if the driver is killed.
+		 * Only what this mounted is unmounted. */
+		mounted = debugfs_mount_if_absent() > 0;
 		/* No knob kernel, or a module wedged by an earlier run: a
 		 * SKIP with the reason, no session. */
 		if (((sc->steps & SC_KNOB_RACE) &&
 		     !knob_race_supported(desc, sizeof(desc))) ||
 		    sc_module_wedged(desc, sizeof(desc))) {
-			sc_debugfs_unmount(mounted);
+			if (mounted)
+				debugfs_unmount();
 			sc_result_line(run->results, run->ktap, ++index, sc->id,
 				       sc->desc, SC_SKIP, 0, desc, &totals);
 			continue;
 		}
 		if (sc->steps & SC_KNOB_RACE)
-			knobs_read(&knobs);
+			knobfs_read(&knobs);
 		session_opts->test = sc->id;
 		session_opts->watch = NULL;
 		rc = observer_session(obs, session_opts, sc_driver, run);

@@ -15,7 +15,6 @@
 #include "cli/scenarios.h"
 
 #define SC_MODULE	"test_sysfs"
-#define SC_DEBUGFS	"/sys/kernel/debug"
 #define SC_PARAMS_LEN	1024
 
 struct sc_run {
@@ -50,8 +49,6 @@ int sc_module_locate(struct sc_run *run, const struct so_options *opts);
 bool sc_fixed(const struct sc_run *run, const struct sc_scenario *sc);
 void sc_params(const struct sc_run *run, const struct sc_scenario *sc,
 	       const char *extra, char *buf, size_t len);
-int sc_load(const struct sc_run *run, const char *params);
-int sc_unload(void);
 bool sc_module_wedged(char *why, size_t len);
 int sc_unload_within(int tries);
 void sc_unload_for_good(void);
@@ -65,9 +62,5 @@ int sc_run_once(struct sc_run *run, const struct sc_scenario *sc);
  * for a splat since the marker. */
 void sc_dmesg_mark(const struct sc_scenario *sc, char *marker, size_t len);
 int sc_dmesg_check(struct sc_run *run, const char *marker);
-
-/* debugfs.c: sc_debugfs_unmount() takes what sc_debugfs_mount() gave. */
-bool sc_debugfs_mount(void);
-void sc_debugfs_unmount(bool mounted);
 
 #endif /* SO_RUNNER_INTERNAL_H */

@@ -13,9 +13,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "kernel/debugfs_mount.h"
+#include "kernel/module_sys.h"
 #include "app/runner_internal.h"
 
-#define SC_RESET_FILE	SC_DEBUGFS "/test_sysfs/reset_first_test_dev"
+#define SC_RESET_FILE	DEBUGFS_DIR "/test_sysfs/reset_first_test_dev"
 #define SC_WRITER_PAUSE_US	200	/* a C loop outruns bash's by far */
 
 static int sc_write(const char *path, const char *text)
@@ -155,9 +157,9 @@ static void sc_loop_modprobe(const struct sc_run *run,
 	(void)value;
 	sc_params(run, sc, sc->loop_params, params, sizeof(params));
 	for (;;) {
-		if (sc_load(run, params))
+		if (module_sys_load(run->ko_path, params))
 			usleep(1000);
-		if (sc_unload())
+		if (module_sys_unload(SC_MODULE))
 			usleep(1000);
 	}
 }
@@ -283,7 +285,7 @@ static int sc_prepare(struct sc_run *run, const struct sc_scenario *sc,
 		return sc_fail(run, "failed to read %s: %s", t->path,
 			       strerror(-err));
 	if (sc->steps & SC_RMMOD_FIRST)
-		sc_unload();
+		module_sys_unload(SC_MODULE);
 	return 0;
 }
 

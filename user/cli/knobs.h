@@ -2,7 +2,7 @@
 /*
  * The kernfs failure-injection knobs of the knob kernel (kernfs/README.md):
  * their names, files, value checks, and the one-line state of a report
- * header.  Pure: user/kernel/knobs.c reads and writes the files.
+ * header.  Pure: user/kernel/knobfs.c reads and writes the files.
  *
  *   /sys/kernel/debug/kernfs/
  *     config_fail_kernfs_fop_write_iter/wait_{at_start,before_mutex,

@@ -67,8 +67,8 @@ static int set_path_filter(struct so_loader *l, const char *filter)
 static int set_rodata(struct so_loader *l, const struct loader_opts *opts)
 {
 	l->skel->rodata->self_tgid = getpid();
-	l->skel->rodata->rtnl_mutex_addr = ksym_addr("rtnl_mutex");
-	l->skel->rodata->module_mutex_addr = ksym_addr("module_mutex");
+	l->skel->rodata->rtnl_mutex_addr = kallsyms_addr("rtnl_mutex");
+	l->skel->rodata->module_mutex_addr = kallsyms_addr("module_mutex");
 	l->skel->rodata->observe_all = opts->observe_all;
 	l->skel->rodata->emit_events = opts->emit_events;
 	if (opts->module)

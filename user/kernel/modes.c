@@ -153,7 +153,7 @@ int loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
 			ps->mode = PROBE_MISSING;
 		else if (in_btf && traceable && !ps->fentry_failed)
 			ps->mode = PROBE_FENTRY;
-		else if (traceable || ksym_exists(d->target))
+		else if (traceable || kallsyms_has(d->target))
 			ps->mode = PROBE_KPROBE;
 		else
 			ps->mode = PROBE_MISSING;
@@ -184,14 +184,14 @@ void loader_set_knob_addrs(struct so_loader *l)
 	}
 	if (wait && wait->mode != PROBE_MISSING)
 		l->skel->rodata->knob_config_addr =
-			ksym_addr("kernfs_config_fail");
+			kallsyms_addr("kernfs_config_fail");
 	/* The write timelines pair knob waits with the writes' events. */
 	if (wait && wait->mode != PROBE_MISSING)
 		l->aggregate = false;
 	l->skel->rodata->aggregate = l->aggregate;
 	if (!done || done->mode == PROBE_MISSING)
 		return;
-	addr = ksym_addr("kernfs_debug_wait_completion");
+	addr = kallsyms_addr("kernfs_debug_wait_completion");
 	l->skel->rodata->knob_completion_addr = addr;
 	if (addr)
 		return;

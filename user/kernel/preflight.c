@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "kernel/preflight.h"
+#include "lib/array.h"
 
 static const char *const tracefs_lists[] = {
 	"/sys/kernel/tracing/available_filter_functions",
@@ -53,7 +54,7 @@ static int cmp_str(const void *a, const void *b)
 
 int traceable_load(struct traceable *tr)
 {
-	char line[256], **grown;
+	char line[256];
 	size_t cap = 0, i;
 	FILE *f = NULL;
 
@@ -64,13 +65,9 @@ int traceable_load(struct traceable *tr)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, " \t\n")] = 0;	/* drop " [module]" */
-		if (tr->nr == cap) {
-			cap = cap ? 2 * cap : 4096;
-			grown = realloc(tr->names, cap * sizeof(*grown));
-			if (!grown)
-				break;
-			tr->names = grown;
-		}
+		if (so_array_reserve((void **)&tr->names, &cap, tr->nr,
+				     sizeof(*tr->names)))
+			break;
 		tr->names[tr->nr] = strdup(line);
 		if (tr->names[tr->nr])
 			tr->nr++;
@@ -96,7 +93,7 @@ void traceable_free(struct traceable *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
-uint64_t ksym_addr(const char *name)
+uint64_t kallsyms_addr(const char *name)
 {
 	char line[512], sym[256], type;
 	unsigned long long addr;
@@ -117,7 +114,7 @@ uint64_t ksym_addr(const char *name)
 	return found;
 }
 
-bool ksym_exists(const char *name)
+bool kallsyms_has(const char *name)
 {
 	char line[512], sym[256], type;
 	unsigned long long addr;

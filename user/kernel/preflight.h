@@ -23,8 +23,14 @@ int traceable_load(struct traceable *tr);
 bool traceable_has(const struct traceable *tr, const char *fn);
 void traceable_free(struct traceable *tr);
 
-/* First address of a kallsyms symbol, 0 if absent or hidden. */
-uint64_t ksym_addr(const char *name);
-bool ksym_exists(const char *name);
+/*
+ * /proc/kallsyms, scanned once per call (trace/ksyms.h is the whole
+ * table, loaded once to name stacks).  kallsyms_addr: the first
+ * address of a symbol, 0 if absent or hidden.  kallsyms_has: whether
+ * it is listed at all, which a hidden address (kptr_restrict) does not
+ * change.
+ */
+uint64_t kallsyms_addr(const char *name);
+bool kallsyms_has(const char *name);
 
 #endif /* SO_PREFLIGHT_H */

@@ -2,9 +2,11 @@
 /*
  * Room for one more element in a growable array.  The tables that have
  * no fixed limit (stats' classes and pending begins, the write
- * timelines) keep their entries in a plain array they index themselves;
- * this is the one place such an array grows.  Apart from index.h, whose
- * tables never grow, and from u64map, which grows by rehashing.
+ * timelines, trace/'s stacks, class names, kernel symbols and their
+ * modules, preflight's traceable functions) keep their entries in a
+ * plain array they index themselves; this is the one place such an
+ * array grows.  Apart from index.h, whose tables never grow, and from
+ * u64map, which grows by rehashing.
  */
 #ifndef SO_LIB_ARRAY_H
 #define SO_LIB_ARRAY_H

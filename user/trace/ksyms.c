@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/addr.h"
+#include "lib/array.h"
 #include "trace/ksyms.h"
 
 struct ksyms {
@@ -10,7 +11,7 @@ struct ksyms {
 	size_t len, cap;
 	/* Modules are few and names repeat for every symbol: intern them. */
 	char **modules;
-	size_t nr_modules;
+	size_t nr_modules, cap_modules;
 	bool sorted;
 };
 
@@ -41,7 +42,6 @@ size_t ksyms_count(const struct ksyms *ks)
 
 static const char *ksyms_intern_module(struct ksyms *ks, const char *module)
 {
-	char **bigger;
 	size_t i;
 
 	if (!module || !*module)
@@ -49,10 +49,9 @@ static const char *ksyms_intern_module(struct ksyms *ks, const char *module)
 	for (i = 0; i < ks->nr_modules; i++)
 		if (!strcmp(ks->modules[i], module))
 			return ks->modules[i];
-	bigger = realloc(ks->modules, (ks->nr_modules + 1) * sizeof(*bigger));
-	if (!bigger)
+	if (so_array_reserve((void **)&ks->modules, &ks->cap_modules,
+			     ks->nr_modules, sizeof(*ks->modules)))
 		return NULL;
-	ks->modules = bigger;
 	ks->modules[ks->nr_modules] = strdup(module);
 	if (!ks->modules[ks->nr_modules])
 		return NULL;
@@ -63,16 +62,10 @@ int ksyms_add(struct ksyms *ks, uint64_t addr, uint64_t size, char type,
 	      const char *name, const char *module)
 {
 	struct ksym *sym;
-	size_t cap;
 
-	if (ks->len == ks->cap) {
-		cap = ks->cap ? ks->cap * 2 : 1024;
-		sym = realloc(ks->syms, cap * sizeof(*sym));
-		if (!sym)
-			return -1;
-		ks->syms = sym;
-		ks->cap = cap;
-	}
+	if (so_array_reserve((void **)&ks->syms, &ks->cap, ks->len,
+			     sizeof(*ks->syms)))
+		return -1;
 	sym = &ks->syms[ks->len];
 	sym->module = ksyms_intern_module(ks, module);
 	sym->name = strndup(name, KSYMS_NAME_MAX - 1);

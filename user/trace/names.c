@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace/names.h"
+#include "lib/array.h"
 #include "lib/u64map.h"
 
 struct so_class_entry {
@@ -171,18 +172,12 @@ static struct so_class_entry *so_names_entry(struct so_names *names,
 {
 	struct so_class_entry *entry;
 	uint32_t idx;
-	size_t cap;
 
 	if (u64map_get(&names->by_class, class_id, &idx))
 		return &names->entries[idx];
-	if (names->len == names->cap) {
-		cap = names->cap ? names->cap * 2 : 64;
-		entry = realloc(names->entries, cap * sizeof(*entry));
-		if (!entry)
-			return NULL;
-		names->entries = entry;
-		names->cap = cap;
-	}
+	if (so_array_reserve((void **)&names->entries, &names->cap, names->len,
+			     sizeof(*names->entries)))
+		return NULL;
 	if (u64map_put(&names->by_class, class_id, names->len))
 		return NULL;
 	entry = &names->entries[names->len++];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 #include <stdlib.h>
 #include <string.h>
+#include "lib/array.h"
 #include "trace/stacks.h"
 
 void so_stacks_init(struct so_stacks *st)
@@ -22,20 +23,14 @@ int so_stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
 		  uint32_t depth)
 {
 	struct so_stack *stack;
-	size_t cap;
 
 	if (id < 0)
 		return -1;
 	if (u64map_get(&st->by_id, (uint32_t)id, NULL))
 		return 0;
-	if (st->len == st->cap) {
-		cap = st->cap ? st->cap * 2 : 64;
-		stack = realloc(st->stacks, cap * sizeof(*stack));
-		if (!stack)
-			return -1;
-		st->stacks = stack;
-		st->cap = cap;
-	}
+	if (so_array_reserve((void **)&st->stacks, &st->cap, st->len,
+			     sizeof(*st->stacks)))
+		return -1;
 	if (u64map_put(&st->by_id, (uint32_t)id, st->len))
 		return -1;
 	stack = &st->stacks[st->len++];

@@ -1,105 +1,92 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * Thin: paths, open, read, write.  Detecting or changing the knobs
- * mounts debugfs when it is not (a machine that never mounted it has the
- * knobs all the same), and unmounts it when the process that mounted it
- * exits (atexit: on a skip too): debugfs is left as it was.  Describing
- * them for a header mounts nothing.
+ * mounts debugfs when it is not (kernel/debugfs_mount.h), and unmounts
+ * it when the process that mounted it exits (atexit: on a skip too):
+ * debugfs is left as it was.  Describing them for a header mounts
+ * nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/exit_codes.h"
-#include "kernel/knobs.h"
+#include "kernel/debugfs_mount.h"
+#include "kernel/knobfs.h"
 
 /* Every knob a command line sets is recorded in the trace's session. */
 _Static_assert(SO_OPT_KNOBS_MAX <= SO_KNOBS_MAX,
 	       "--knob assignments must fit struct so_session_info's table");
 
-#define KNOB_DEBUGFS	"/sys/kernel/debug"
-
-static void knob_path(int id, char *path, size_t len)
+static void knobfs_path(int id, char *path, size_t len)
 {
 	snprintf(path, len, "%s/%s", KNOB_ROOT, knob_defs[id].file);
 }
 
-static bool knob_dir_exists(const char *path)
+static bool knobfs_dir_exists(const char *path)
 {
 	struct stat st;
 
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-static bool knob_debugfs_mounted(void)
-{
-	FILE *mounts = fopen("/proc/self/mounts", "r");
-	char line[512];
-	bool found = false;
-
-	if (mounts) {
-		while (!found && fgets(line, sizeof(line), mounts))
-			found = strstr(line, " " KNOB_DEBUGFS " debugfs ");
-		fclose(mounts);
-	}
-	return found;
-}
-
 /* Who mounted debugfs, if we did: forked children exit too, and their
  * exit must not unmount it under the parent. */
-static pid_t knob_mounted_by;
+static pid_t knobfs_mounted_by;
 
-static void knob_unmount(void)
+static void knobfs_unmount(void)
 {
-	if (knob_mounted_by && knob_mounted_by == getpid())
-		umount2(KNOB_DEBUGFS, MNT_DETACH);
+	if (knobfs_mounted_by && knobfs_mounted_by == getpid())
+		debugfs_unmount();
 }
 
-static int knob_mount(void)
+/* 0 when debugfs is there (now or already), or -errno. */
+static int knobfs_mount(void)
 {
-	if (mount("debugfs", KNOB_DEBUGFS, "debugfs", 0, NULL))
-		return -1;
-	if (!knob_mounted_by)
-		atexit(knob_unmount);
-	knob_mounted_by = getpid();
+	int rc = debugfs_mount_if_absent();
+
+	if (rc <= 0)
+		return rc;
+	if (!knobfs_mounted_by)
+		atexit(knobfs_unmount);
+	knobfs_mounted_by = getpid();
 	return 0;
 }
 
-static bool knob_detect(char *reason, size_t len, bool may_mount)
+static bool knobfs_probe(char *reason, size_t len, bool may_mount)
 {
 	int err;
 
-	if (knob_dir_exists(KNOB_ROOT "/" KNOB_WAIT_DIR) &&
-	    knob_dir_exists(KNOB_ROOT "/" KNOB_FAULT_DIR))
+	if (knobfs_dir_exists(KNOB_ROOT "/" KNOB_WAIT_DIR) &&
+	    knobfs_dir_exists(KNOB_ROOT "/" KNOB_FAULT_DIR))
 		return true;
-	if (!knob_debugfs_mounted() && !may_mount) {
+	if (!may_mount && !debugfs_mounted()) {
 		snprintf(reason, len, "debugfs is not mounted at "
-			 KNOB_DEBUGFS);
+			 DEBUGFS_DIR);
 		return false;
 	}
-	if (!knob_debugfs_mounted() && knob_mount()) {
-		err = errno;
+	err = may_mount ? knobfs_mount() : 0;
+	if (err) {
 		snprintf(reason, len, "cannot mount debugfs at "
-			 KNOB_DEBUGFS ": %s%s", strerror(err),
-			 err == EPERM ? " (run as root)" : "");
+			 DEBUGFS_DIR ": %s%s", strerror(-err),
+			 err == -EPERM ? " (run as root)" : "");
 		return false;
 	}
-	if (access(KNOB_DEBUGFS, R_OK | X_OK)) {
-		snprintf(reason, len, "cannot read " KNOB_DEBUGFS ": %s "
+	if (access(DEBUGFS_DIR, R_OK | X_OK)) {
+		snprintf(reason, len, "cannot read " DEBUGFS_DIR ": %s "
 			 "(run as root)", strerror(errno));
 		return false;
 	}
-	if (!knob_dir_exists(KNOB_ROOT "/" KNOB_WAIT_DIR)) {
+	if (!knobfs_dir_exists(KNOB_ROOT "/" KNOB_WAIT_DIR)) {
 		snprintf(reason, len, "kernel without CONFIG_FAIL_KERNFS_KNOBS: "
 			 KNOB_ROOT "/" KNOB_WAIT_DIR " missing; build one "
 			 "with `make kernfs-kernel`");
 		return false;
 	}
-	if (!knob_dir_exists(KNOB_ROOT "/" KNOB_FAULT_DIR)) {
+	if (!knobfs_dir_exists(KNOB_ROOT "/" KNOB_FAULT_DIR)) {
 		snprintf(reason, len, "kernel without "
 			 "CONFIG_FAULT_INJECTION_DEBUG_FS: " KNOB_ROOT "/"
 			 KNOB_FAULT_DIR " missing; build one with `make "
@@ -109,18 +96,18 @@ static bool knob_detect(char *reason, size_t len, bool may_mount)
 	return true;
 }
 
-bool knobs_detect(char *reason, size_t len)
+bool knobfs_detect(char *reason, size_t len)
 {
-	return knob_detect(reason, len, true);
+	return knobfs_probe(reason, len, true);
 }
 
-static int knob_read_one(int id, char *text, size_t len)
+static int knobfs_read_one(int id, char *text, size_t len)
 {
 	char path[256];
 	ssize_t n;
 	int fd;
 
-	knob_path(id, path, sizeof(path));
+	knobfs_path(id, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -132,38 +119,38 @@ static int knob_read_one(int id, char *text, size_t len)
 	return 0;
 }
 
-int knobs_get(int id, char *text, size_t len)
+int knobfs_get(int id, char *text, size_t len)
 {
 	int err;
 
 	if (id < 0 || id >= KNOB_NR || !len)
 		return -EINVAL;
-	err = knob_read_one(id, text, len);
+	err = knobfs_read_one(id, text, len);
 	if (!err)
 		text[strcspn(text, "\n")] = '\0';
 	return err;
 }
 
-static void knob_read_all(struct knob_state *st, bool may_mount)
+static void knobfs_read_all(struct knob_state *st, bool may_mount)
 {
 	char text[KNOB_VALUE_LEN];
 	int i;
 
 	memset(st, 0, sizeof(*st));
-	st->present = knob_detect(st->reason, sizeof(st->reason), may_mount);
+	st->present = knobfs_probe(st->reason, sizeof(st->reason), may_mount);
 	if (!st->present)
 		return;
 	for (i = 0; i < KNOB_NR; i++)
-		if (!knob_read_one(i, text, sizeof(text)))
+		if (!knobfs_read_one(i, text, sizeof(text)))
 			knob_state_set(st, i, text);
 }
 
-void knobs_read(struct knob_state *st)
+void knobfs_read(struct knob_state *st)
 {
-	knob_read_all(st, true);
+	knobfs_read_all(st, true);
 }
 
-int knobs_write(int id, const char *value)
+int knobfs_write(int id, const char *value)
 {
 	char path[256];
 	ssize_t n;
@@ -171,7 +158,7 @@ int knobs_write(int id, const char *value)
 
 	if (id < 0 || id >= KNOB_NR)
 		return -EINVAL;
-	knob_path(id, path, sizeof(path));
+	knobfs_path(id, path, sizeof(path));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -184,7 +171,7 @@ int knobs_write(int id, const char *value)
 	return err;
 }
 
-int knobs_restore(const struct knob_state *st)
+int knobfs_restore(const struct knob_state *st)
 {
 	int i, err, first = 0;
 
@@ -193,7 +180,7 @@ int knobs_restore(const struct knob_state *st)
 	for (i = 0; i < KNOB_NR; i++) {
 		if (!st->have[i])
 			continue;
-		err = knobs_write(i, st->value[i]);
+		err = knobfs_write(i, st->value[i]);
 		if (err && !first)
 			first = err;
 	}
@@ -201,22 +188,22 @@ int knobs_restore(const struct knob_state *st)
 }
 
 /* A report header only looks: it mounts nothing. */
-void knobs_describe(char *buf, size_t len)
+void knobfs_describe(char *buf, size_t len)
 {
 	struct knob_state st;
 
-	knob_read_all(&st, false);
+	knobfs_read_all(&st, false);
 	knob_describe(&st, buf, len);
 }
 
-int knobs_apply(const char *const *assignments, unsigned int nr,
-		struct knob_state *saved)
+int knobfs_apply(const char *const *assignments, unsigned int nr,
+		 struct knob_state *saved)
 {
 	char value[KNOB_VALUE_LEN], err[256];
 	unsigned int i;
 	int id, rc;
 
-	knobs_read(saved);
+	knobfs_read(saved);
 	if (!nr)
 		return 0;
 	if (!saved->present) {
@@ -228,62 +215,62 @@ int knobs_apply(const char *const *assignments, unsigned int nr,
 		if (knob_parse(assignments[i], &id, value, sizeof(value), err,
 			       sizeof(err))) {
 			fprintf(stderr, "sysfs-observe: %s\n", err);
-			knobs_restore(saved);
+			knobfs_restore(saved);
 			return SO_EXIT_USAGE;
 		}
-		rc = knobs_write(id, value);
+		rc = knobfs_write(id, value);
 		if (rc) {
 			fprintf(stderr, "sysfs-observe: failed to set --knob "
 				"%s: %s/%s: %s\n  the knobs are as they were\n",
 				assignments[i], KNOB_ROOT, knob_defs[id].file,
 				strerror(-rc));
-			knobs_restore(saved);
+			knobfs_restore(saved);
 			return SO_EXIT_FAIL;
 		}
 	}
 	return 0;
 }
 
-int knobs_session_check(const struct so_options *opts)
+int knobfs_session_check(const struct so_options *opts)
 {
 	char reason[KNOB_REASON_LEN];
 
-	if (!opts->nr_knobs || knobs_detect(reason, sizeof(reason)))
+	if (!opts->nr_knobs || knobfs_detect(reason, sizeof(reason)))
 		return 0;
 	fprintf(stderr, "sysfs-observe: failed to set --knob %s: %s\n",
 		opts->knobs[0], reason);
 	return SO_EXIT_SKIP;
 }
 
-int knobs_session_begin(const struct so_options *opts,
-			struct knob_state *saved)
+int knobfs_session_begin(const struct so_options *opts,
+			 struct knob_state *saved)
 {
 	memset(saved, 0, sizeof(*saved));
 	if (!opts->nr_knobs)
 		return 0;
-	return knobs_apply(opts->knobs, opts->nr_knobs, saved);
+	return knobfs_apply(opts->knobs, opts->nr_knobs, saved);
 }
 
-void knobs_session_end(const struct so_options *opts,
-		       const struct knob_state *saved)
+void knobfs_session_end(const struct so_options *opts,
+			const struct knob_state *saved)
 {
 	int err;
 
 	if (!opts->nr_knobs)
 		return;
-	err = knobs_restore(saved);
+	err = knobfs_restore(saved);
 	if (err)
 		fprintf(stderr, "sysfs-observe: failed to restore the kernfs "
 			"knobs: %s\n  check %s by hand: a wait point left on "
 			"stops sysfs writes\n", strerror(-err), KNOB_ROOT);
 }
 
-void knobs_fill_info(struct so_session_info *info)
+void knobfs_fill_info(struct so_session_info *info)
 {
 	struct knob_state st;
 	int i;
 
-	knob_read_all(&st, false);
+	knobfs_read_all(&st, false);
 	if (!st.present)
 		snprintf(info->knobs_note, sizeof(info->knobs_note), "%s",
 			 st.reason);
