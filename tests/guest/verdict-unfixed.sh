@@ -34,6 +34,8 @@ if [ "$state" = going ] || grep -q '^DEADLOCK: ' "$obs_out"; then
 		"$obs_out"
 	check "$id unfixed: both stacks printed" grep -q \
 		'test_dev_x_store' "$obs_out"
+	grep -q 'test_dev_x_store' "$obs_out" ||
+		sed -n '/^DEADLOCK: /,/^$/p' "$obs_out" | head -n 40 | sed 's/^/# /'
 	check "$id unfixed: no frame of our own probes in a stack" \
 		sh -c "! grep -Eq '^ +(bpf_prog_|bpf_trampoline_|bpf_trace_run|__bpf_trace_)' '$obs_out'"
 	# The seed's sysfs.sh shares the observer's stdout and prints
