@@ -117,7 +117,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 4096);
+	__uint(max_entries, 16384);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, 32 * sizeof(__u64));
 } stacks SEC(".maps");
