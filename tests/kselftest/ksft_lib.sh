@@ -53,6 +53,6 @@ ksft_left_behind() {
 ksft_run() {
 	"$so" "$@"
 	rc=$?
-	ksft_left_behind || { [ $rc -eq $ksft_skip ] || rc=1; }
+	ksft_left_behind || rc=1
 	exit $rc
 }
