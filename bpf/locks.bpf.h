@@ -6,7 +6,10 @@
  * of times a run: everything below returns at once outside a context.
  */
 
-static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
+/* `cannot_fail`: mutex_lock() and the like, not _killable (see
+ * acquire_at_entry). */
+static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
+					    bool cannot_fail)
 {
 	struct so_task_state *ts;
 	struct scratch *s;
@@ -23,6 +26,10 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock)
 		return 0;
 	class_id = lock_class_of(lock, s->name, &slot);
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
+	if (acquire_at_entry && cannot_fail) {
+		held_push(ts, class_id, lock, SO_HOLD_WRITE, s->name, slot);
+		return 0;
+	}
 	/* The wait time rides on the acquisition event, which summary
 	 * mode does not send (contention events time the real waits). */
 	if (!aggregate)
@@ -74,16 +81,16 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 	return 0;
 }
 
-#define MUTEX_PROBES(fn)						\
+#define MUTEX_PROBES(fn, cannot_fail)					\
 SEC("fentry/" #fn)							\
 int BPF_PROG(fentry_##fn, struct mutex *lock)				\
 {									\
-	return on_mutex_attempt(ctx, (__u64)lock);			\
+	return on_mutex_attempt(ctx, (__u64)lock, cannot_fail);		\
 }									\
 SEC("kprobe/" #fn)							\
 int BPF_KPROBE(kprobe_##fn, struct mutex *lock)				\
 {									\
-	return on_mutex_attempt(ctx, (__u64)lock);			\
+	return on_mutex_attempt(ctx, (__u64)lock, cannot_fail);		\
 }									\
 SEC("kretprobe/" #fn)							\
 int BPF_KRETPROBE(kretprobe_##fn, long ret)				\
@@ -93,21 +100,21 @@ int BPF_KRETPROBE(kretprobe_##fn, long ret)				\
 	return ts ? on_mutex_acquired(ctx, ts->stash_obj, ret, 0) : 0;	\
 }
 
-MUTEX_PROBES(mutex_lock)
-MUTEX_PROBES(mutex_lock_interruptible)
-MUTEX_PROBES(mutex_lock_killable)
-MUTEX_PROBES(mutex_lock_io)
+MUTEX_PROBES(mutex_lock, true)
+MUTEX_PROBES(mutex_lock_interruptible, false)
+MUTEX_PROBES(mutex_lock_killable, false)
+MUTEX_PROBES(mutex_lock_io, true)
 /*
  * CONFIG_DEBUG_LOCK_ALLOC (lockdep) kernels: the plain entry points are
  * macros around these, which take a subclass (or a nest lock) as well.
  * The subclass only tells lockdep's nesting levels apart; our classes
  * are the mutex's __mutex_init name, so it is ignored.
  */
-MUTEX_PROBES(mutex_lock_nested)
-MUTEX_PROBES(mutex_lock_interruptible_nested)
-MUTEX_PROBES(mutex_lock_killable_nested)
-MUTEX_PROBES(mutex_lock_io_nested)
-MUTEX_PROBES(_mutex_lock_nest_lock)
+MUTEX_PROBES(mutex_lock_nested, true)
+MUTEX_PROBES(mutex_lock_interruptible_nested, false)
+MUTEX_PROBES(mutex_lock_killable_nested, false)
+MUTEX_PROBES(mutex_lock_io_nested, true)
+MUTEX_PROBES(_mutex_lock_nest_lock, true)
 
 /* mutex_lock returns void: its fexit has no ret to name. */
 SEC("fexit/mutex_lock")
@@ -330,6 +337,14 @@ int BPF_PROG(tp_contention_end, void *lock, int ret)
 	    ts->wait_obj != (__u64)lock)
 		return 0;
 	wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
+	/* Pushed at the lock call's entry: held from now on. */
+	if (acquire_at_entry) {
+		int found = held_find(ts, 0, (__u64)lock);
+
+		if (found >= 0)
+			ts->held[found & (SO_HELD_MAX - 1)].ts =
+				bpf_ktime_get_ns();
+	}
 	emit(ctx, SO_EV_CONTENTION_END, (__u64)lock, 0, 0, ret, NULL, false);
 	return 0;
 }

@@ -23,6 +23,14 @@ const volatile bool emit_events = true;	/* stream, not only edges */
  * ring buffer; see struct so_class_counts.
  */
 const volatile bool aggregate;
+/*
+ * Summary mode: mutex_lock() and the other lock calls that cannot fail
+ * push the hold at their entry and have no exit program (the loader's
+ * loader_set_lock_exits()).  Until its contention ends, a task waiting
+ * for a lock so pushed lists it as held as well; whoever reads held sets
+ * takes "waits for L" over "holds L" (wf_holds()).
+ */
+const volatile bool acquire_at_entry;
 const volatile __u64 filter_mod_class;	/* only this module's refs, 0 all */
 /* --path: only kernfs nodes whose "<parent>/<name>" starts with this. */
 const volatile char filter_path[SO_PATH_FILTER_LEN];

@@ -234,6 +234,44 @@ static void test_three_task_cycle(void **state)
 	assert_int_equal(finding.tasks[2].waits_for_tid, 10);
 }
 
+/*
+ * Summary mode pushes a mutex at the lock call's entry: a task waiting
+ * for a lock lists it as held too.  Two such waiters on a lock a third
+ * task holds wait for that task, not for each other.
+ */
+static void test_pushed_at_entry(void **state)
+{
+	struct wf_graph *graph = *state;
+	struct wf_finding finding;
+
+	fx_event(graph, SO_EV_LOCK_ACQUIRED, 1, "owner", 1, FX_LOCK_OBJ,
+		 FX_CONFIG, "&test_dev->config_mutex", 0);
+	for (uint32_t tid = 2; tid <= 3; tid++) {
+		fx_event(graph, SO_EV_LOCK_ACQUIRED, tid, "w", 2, FX_LOCK_OBJ,
+			 FX_CONFIG, NULL, 0);
+		fx_event(graph, SO_EV_CONTENTION_BEGIN, tid, "w", 3,
+			 FX_LOCK_OBJ, 0, NULL, 0);
+	}
+	assert_int_equal(wf_blocked_count(graph), 2);
+	assert_int_equal(wf_check(graph, 100, 0, &finding), WF_FOUND_NONE);
+
+	/* The 0027 deadlock so seen: the writer's lock is its wait, and
+	 * not among its holds. */
+	writer(graph, SO_EV_KN_GET_ACTIVE, 10, FX_KN_OBJ, 1);
+	writer(graph, SO_EV_LOCK_ACQUIRED, 11, LOCK2_OBJ, 0);
+	writer(graph, SO_EV_CONTENTION_BEGIN, 12, LOCK2_OBJ, 0);
+	fx_event(graph, SO_EV_LOCK_ACQUIRED, 1, "owner", 13, LOCK2_OBJ,
+		 FX_CONFIG, NULL, 0);
+	fx_event(graph, SO_EV_KN_DRAIN_BEGIN, 1, "owner", 14, FX_KN_OBJ,
+		 FX_KN_X, NULL, 0);
+	assert_int_equal(wf_check(graph, 100, 0, &finding), WF_FOUND_CYCLE);
+	assert_int_equal(finding.nr_tasks, 2);
+	assert_int_equal(finding.tasks[0].tid, FX_WRITER_TID);
+	assert_int_equal(finding.tasks[0].waits_for_tid, 1);
+	assert_int_equal(finding.tasks[0].nr_holds, 1);
+	assert_int_equal(finding.tasks[0].holds[0].kind, WF_RES_ACTIVE);
+}
+
 static void test_drain_many_holders(void **state)
 {
 	struct wf_graph *graph = *state;
@@ -309,6 +347,7 @@ int main(void)
 		T(test_waits_that_end),
 		T(test_refused_active_ref),
 		T(test_three_task_cycle),
+		T(test_pushed_at_entry),
 		T(test_drain_many_holders),
 		T(test_limits_and_forgetting),
 		T(test_holds_full),

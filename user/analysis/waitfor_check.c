@@ -31,10 +31,24 @@ static void wf_res_fill(const struct wf_graph *graph, struct wf_res *res,
 			 so_addr_str(obj, addr));
 }
 
+/*
+ * A task waiting for a lock does not hold it, whatever its held set
+ * says: summary mode's probes push a mutex when the lock call begins
+ * (acquire_at_entry), so two tasks contending for one lock list it both;
+ * neither waits for the other, and neither holds what it waits for.
+ */
+static bool wf_hold_is_wait(const struct wf_task *task,
+			    const struct wf_hold *hold)
+{
+	return hold->kind == WF_RES_LOCK && task->wait_kind == WF_RES_LOCK &&
+	       task->wait_obj == hold->obj;
+}
+
 static bool wf_holds(const struct wf_task *task, uint32_t kind, uint64_t obj)
 {
 	for (uint32_t i = 0; i < task->nr_holds; i++)
-		if (task->holds[i].kind == kind && task->holds[i].obj == obj)
+		if (task->holds[i].kind == kind && task->holds[i].obj == obj &&
+		    !wf_hold_is_wait(task, &task->holds[i]))
 			return true;
 	return false;
 }
@@ -74,11 +88,16 @@ static void wf_report_task(const struct wf_graph *graph,
 			    task->wait_since);
 	else
 		report->stack_id = -1;
-	report->nr_holds = task->nr_holds;
-	for (uint32_t i = 0; i < task->nr_holds; i++)
-		wf_res_fill(graph, &report->holds[i], task->holds[i].kind,
-			    task->holds[i].obj, task->holds[i].class_id,
-			    task->holds[i].since_ns);
+	report->nr_holds = 0;
+	for (uint32_t i = 0; i < task->nr_holds; i++) {
+		const struct wf_hold *hold = &task->holds[i];
+
+		if (wf_hold_is_wait(task, hold))
+			continue;
+		wf_res_fill(graph, &report->holds[report->nr_holds++],
+			    hold->kind, hold->obj, hold->class_id,
+			    hold->since_ns);
+	}
 }
 
 static bool wf_waits_longer(const struct wf_task *a, const struct wf_task *b)

@@ -99,6 +99,7 @@ static int open_object(struct so_loader *l, const struct loader_opts *opts,
 		return 1;
 	l->aggregate = opts->aggregate;
 	loader_set_knob_addrs(l);
+	loader_set_lock_exits(l);
 	if (opts->ringbuf_kib &&
 	    bpf_map__set_max_entries(l->skel->maps.events,
 				     opts->ringbuf_kib * 1024U)) {

@@ -25,6 +25,7 @@ int loader_decide_modes(struct so_loader *l, const struct btf *vmlinux_btf,
 			const struct traceable *tr);
 /* The kernfs knob probes' addresses; drops the probes that lack one. */
 void loader_set_knob_addrs(struct so_loader *l);
+void loader_set_lock_exits(struct so_loader *l);
 /*
  * Attach every loaded program; -errno when a required probe failed.
  * With may_fall_back, -EAGAIN when fentry programs failed to attach:

@@ -200,6 +200,33 @@ void loader_set_knob_addrs(struct so_loader *l)
 	done->mode = PROBE_MISSING;
 }
 
+/*
+ * Summary mode: a lock function that cannot fail acquires at its entry,
+ * where the probe pushes the hold (acquire_at_entry); its exit program
+ * would only time the wait, which summary mode takes from the
+ * contention tracepoints.  Without an exit program the trampoline does
+ * not call the function through itself, and one program per lock call
+ * fewer runs on every mutex_lock() of the system.  After
+ * loader_set_knob_addrs(), which has the last word on aggregate.
+ */
+void loader_set_lock_exits(struct so_loader *l)
+{
+	size_t i;
+
+	l->skel->rodata->acquire_at_entry = l->aggregate;
+	if (!l->aggregate)
+		return;
+	for (i = 0; i < l->nr_probes; i++) {
+		const struct probe_state *ps = &l->probes[i];
+
+		if (!ps->def->entry_acquires || ps->mode == PROBE_MISSING)
+			continue;
+		set_autoload(l->skel->obj, "fexit", ps->def->prog_base, false);
+		set_autoload(l->skel->obj, "kretprobe", ps->def->prog_base,
+			     false);
+	}
+}
+
 size_t loader_nr_attached(const struct so_loader *l)
 {
 	size_t i, n = 0;

@@ -4,11 +4,16 @@
  */
 #include "kernel/probes.h"
 
-#define P(fn, req, what) { #fn, req, false, #fn, what, NULL, NULL }
-#define TP(tp, what) { #tp, false, true, #tp, what, NULL, NULL }
+#define P(fn, req, what) { #fn, req, false, #fn, what, NULL, NULL, false }
+/*
+ * A lock function that cannot fail: its entry acquires what it names, so
+ * summary mode needs no exit program on it (see acquire_at_entry).
+ */
+#define LOCK(fn, what) { #fn, false, false, #fn, what, NULL, NULL, true }
+#define TP(tp, what) { #tp, false, true, #tp, what, NULL, NULL, false }
 /* The kernfs knob kernel's (kernfs/patches): its wait function. */
 #define KNOB(fn, what) \
-	{ #fn, false, false, #fn, what, "kernfs_debug_wait", NULL }
+	{ #fn, false, false, #fn, what, "kernfs_debug_wait", NULL, false }
 /*
  * A syscall's entry point is named for the architecture the kernel was
  * built for (arch/<arch>/include/asm/syscall_wrapper.h): this binary's,
@@ -39,9 +44,13 @@
 #error "no syscall prefix for this architecture: add libbpf's one here"
 #endif
 #define SYSCALL(name, what) \
-	{ SYSCALL_PREFIX #name, false, false, "sys_" #name, what, NULL, NULL }
+	{ SYSCALL_PREFIX #name, false, false, "sys_" #name, what, NULL, NULL, \
+	  false }
 /* DEBUG_LOCK_ALLOC kernels' (lockdep's) mutex entry points. */
-#define NESTED(fn, plain, what) { #fn, false, false, #fn, what, NULL, #plain }
+#define NESTED(fn, plain, what) \
+	{ #fn, false, false, #fn, what, NULL, #plain, false }
+#define NESTED_LOCK(fn, plain, what) \
+	{ #fn, false, false, #fn, what, NULL, #plain, true }
 
 const struct probe_def so_probe_defs[] = {
 	P(kernfs_fop_write_iter, true, "sysfs writes and their contexts"),
@@ -56,18 +65,20 @@ const struct probe_def so_probe_defs[] = {
 	SYSCALL(delete_module, "module removal contexts, GOING"),
 	P(misc_deregister, false, "misc device removal contexts"),
 	P(full_proxy_write, false, "debugfs writes as observed contexts"),
-	P(mutex_lock, false, "mutex order edges"),
+	LOCK(mutex_lock, "mutex order edges"),
 	P(mutex_lock_interruptible, false, "interruptible mutex edges"),
 	P(mutex_lock_killable, false, "killable mutex edges"),
-	P(mutex_lock_io, false, "I/O mutex edges"),
-	NESTED(mutex_lock_nested, mutex_lock, "mutex order edges"),
+	LOCK(mutex_lock_io, "I/O mutex edges"),
+	NESTED_LOCK(mutex_lock_nested, mutex_lock, "mutex order edges"),
 	NESTED(mutex_lock_interruptible_nested, mutex_lock_interruptible,
 	       "interruptible mutex edges"),
 	NESTED(mutex_lock_killable_nested, mutex_lock_killable,
 	       "killable mutex edges"),
-	NESTED(mutex_lock_io_nested, mutex_lock_io, "I/O mutex edges"),
+	NESTED_LOCK(mutex_lock_io_nested, mutex_lock_io,
+		    "I/O mutex edges"),
 	/* mutex_lock_nest_lock() is mutex_lock() without lockdep. */
-	NESTED(_mutex_lock_nest_lock, mutex_lock, "nest-locked mutex edges"),
+	NESTED_LOCK(_mutex_lock_nest_lock, mutex_lock,
+		    "nest-locked mutex edges"),
 	P(mutex_trylock, false, "trylocked mutexes in held sets"),
 	P(mutex_unlock, false, "mutex releases: holds never end"),
 	P(__mutex_init, false, "mutex class names (addresses instead)"),

@@ -32,6 +32,9 @@ struct probe_def {
 	 * this function (the plain one) is absent, the stand-in is probed
 	 * in its place; where it is present, the stand-in is not used. */
 	const char *stands_for;
+	/* A lock function that cannot fail (mutex_lock(), not _killable):
+	 * the entry acquires, the exit only times the wait. */
+	bool entry_acquires;
 };
 
 struct probe_state {
