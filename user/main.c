@@ -27,9 +27,9 @@ static int cmd_report(const struct so_options *opts)
 	};
 	int rc;
 
-	if (opts->svg && !(ro.svg = so_open_output(opts->svg))) {
+	if (opts->svg && !(ro.svg = files_open_output(opts->svg))) {
 		fprintf(stderr, "sysfs-observe: failed to create %s: %s\n",
-			opts->svg, so_open_error(errno));
+			opts->svg, files_open_error(errno));
 		return SO_EXIT_USAGE;
 	}
 	rc = replay_report(opts->input ? opts->input : SO_DEFAULT_TRACE, &ro,
@@ -86,7 +86,7 @@ static int run(int argc, char **argv)
 			"leave it out for #handles\n");
 		return SO_EXIT_USAGE;
 	}
-	so_show_addresses(opts.addresses);
+	addr_set_shown(opts.addresses);
 	switch (opts.action) {
 	case SO_ACT_HELP:
 		so_usage(stdout);

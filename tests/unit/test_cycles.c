@@ -104,9 +104,9 @@ static void test_lines(void **state)
 	/* Never an address: a handle (the same wherever met). */
 	snprintf(want, sizeof(want),
 		 "DEADLOCK-PRONE: mutex#%04x -> mutex#%04x -> mutex#%04x -> "
-		 "mutex#%04x (3 classes)\n", so_addr_handle(MUTEX(3)),
-		 so_addr_handle(MUTEX(1)), so_addr_handle(MUTEX(2)),
-		 so_addr_handle(MUTEX(3)));
+		 "mutex#%04x (3 classes)\n", addr_handle(MUTEX(3)),
+		 addr_handle(MUTEX(1)), addr_handle(MUTEX(2)),
+		 addr_handle(MUTEX(3)));
 	assert_string_equal(test_capture_end(&capture), want);
 	free(capture.text);
 	og_free(graph);
@@ -237,7 +237,7 @@ static void test_hang_line(void **state)
 	so_deadlock_line(&finding, test_capture_begin(&capture));
 	snprintf(want, sizeof(want),
 		 "HANG: cat/7 blocked 4.000000 s on lock#%04x (lock), past "
-		 "the 3.000000 s hang timeout\n", so_addr_handle(FX_LOCK_OBJ));
+		 "the 3.000000 s hang timeout\n", addr_handle(FX_LOCK_OBJ));
 	assert_string_equal(test_capture_end(&capture), want);
 	free(capture.text);
 	so_deadlock_print(&finding, NULL, NULL, test_capture_begin(&capture));

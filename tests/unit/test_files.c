@@ -48,14 +48,14 @@ static void test_output_mode(void **state)
 
 	(void)state;
 	dir_make(&d);
-	f = so_open_output(d.file);
+	f = files_open_output(d.file);
 	assert_non_null(f);
 	fputs("new", f);
 	fclose(f);
 	assert_int_equal(mode_of(d.file), 0600);
 	/* An existing file, readable by all and longer: 0600, emptied. */
 	assert_int_equal(chmod(d.file, 0644), 0);
-	f = so_open_output(d.file);
+	f = files_open_output(d.file);
 	assert_non_null(f);
 	fclose(f);
 	assert_int_equal(mode_of(d.file), 0600);
@@ -81,7 +81,7 @@ static void test_output_symlink(void **state)
 	fclose(f);
 	assert_int_equal(symlink(d.victim, d.link), 0);
 	errno = 0;
-	assert_null(so_open_output(d.link));
+	assert_null(files_open_output(d.link));
 	assert_int_equal(errno, ELOOP);
 	f = fopen(d.victim, "r");
 	assert_non_null(f);
@@ -100,16 +100,16 @@ static void test_not_regular(void **state)
 	dir_make(&d);
 	assert_int_equal(mkfifo(d.fifo, 0600), 0);
 	errno = 0;
-	assert_null(so_open_input(d.fifo));
+	assert_null(files_open_input(d.fifo));
 	assert_int_equal(errno, EINVAL);
 	errno = 0;
-	assert_null(so_open_output(d.fifo));
+	assert_null(files_open_output(d.fifo));
 	assert_int_equal(errno, EINVAL);
 	errno = 0;
-	assert_null(so_open_input("/dev/null"));
+	assert_null(files_open_input("/dev/null"));
 	assert_int_equal(errno, EINVAL);
 	errno = 0;
-	assert_null(so_open_input(d.file));
+	assert_null(files_open_input(d.file));
 	assert_int_equal(errno, ENOENT);
 	dir_remove(&d);
 }
@@ -125,7 +125,7 @@ static void test_input_regular(void **state)
 	assert_non_null(f);
 	fputs("x", f);
 	fclose(f);
-	f = so_open_input(d.file);
+	f = files_open_input(d.file);
 	assert_non_null(f);
 	assert_int_equal(fgetc(f), 'x');
 	fclose(f);

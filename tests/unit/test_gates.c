@@ -249,7 +249,7 @@ static void test_unknown_module_name(void **state)
 	fx_add(graph, &rmmod);
 	gate_reason(graph, og_cycle_at(graph, 0), buf, sizeof(buf));
 	snprintf(want, sizeof(want), "taken by an unnamed task, holds a "
-		 "try_module_get reference on mod#%04x", so_addr_handle(0x77));
+		 "try_module_get reference on mod#%04x", addr_handle(0x77));
 	assert_non_null(strstr(buf, want));
 	og_free(graph);
 }

@@ -81,7 +81,7 @@ static void test_lock_names(void **state)
 			    "mutex@test_dev_x_store");
 	/* Neither: a handle, never the address. */
 	snprintf(want, sizeof(want), "lock#%04x",
-		 so_addr_handle(0xffff888000000040ULL));
+		 addr_handle(0xffff888000000040ULL));
 	assert_string_equal(so_names_class(names, anon_id, buf, sizeof(buf)),
 			    want);
 	assert_int_equal(so_names_lock_addrs(names, addrs, 4), 1);
@@ -151,18 +151,18 @@ static void test_addresses(void **state)
 	char a[SO_ADDR_LEN], b[SO_ADDR_LEN], frame[64];
 
 	assert_non_null(ks);
-	so_addr_str(obj, a);
+	addr_str(obj, a);
 	assert_int_equal(a[0], '#');
 	assert_int_equal(strlen(a), 5);
-	assert_string_equal(so_addr_str(obj, b), a);
+	assert_string_equal(addr_str(obj, b), a);
 	assert_string_equal(ksyms_format(ks, obj, frame, sizeof(frame)),
 			    "[unknown]");
-	so_show_addresses(true);
-	assert_string_equal(so_addr_str(obj, a), "0xffff888004a3c2a0");
+	addr_set_shown(true);
+	assert_string_equal(addr_str(obj, a), "0xffff888004a3c2a0");
 	assert_string_equal(ksyms_format(ks, obj, frame, sizeof(frame)),
 			    "0xffff888004a3c2a0");
-	so_show_addresses(false);
-	assert_int_equal(so_addr_str(obj, a)[0], '#');
+	addr_set_shown(false);
+	assert_int_equal(addr_str(obj, a)[0], '#');
 	ksyms_free(ks);
 	(void)state;
 }

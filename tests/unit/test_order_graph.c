@@ -363,7 +363,7 @@ static void test_names(void **state)
 	assert_string_equal(og_class_name(graph, MUTEX(2), buf, sizeof(buf)),
 			    "mutex@helper");
 	snprintf(want, sizeof(want), "mutex#%04x",
-		 so_addr_handle(MUTEX(0xabc)));
+		 addr_handle(MUTEX(0xabc)));
 	assert_string_equal(og_class_name(graph, MUTEX(0xabc), buf,
 					  sizeof(buf)), want);
 	assert_string_equal(og_class_name(graph, FX_MOD, buf, sizeof(buf)),

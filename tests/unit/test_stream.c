@@ -197,7 +197,7 @@ static void test_details(void **state)
 	ev = test_event(SO_EV_MUTEX_INIT, 1, 7, MTX_CFG, "&x->lock");
 	ev.obj = 0xffff888000001000ULL;
 	snprintf(want, sizeof(want), "&x->lock as lock#%04x",
-		 so_addr_handle(0xffff888000001000ULL));
+		 addr_handle(0xffff888000001000ULL));
 	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
 			    want);
 	so_names_free(names);

@@ -15,12 +15,12 @@ static void test_mix_spreads_dense_keys(void **state)
 
 	/* Tids 1..1024 in 64 buckets: no bucket gets twice its share. */
 	for (uint64_t key = 1; key <= 1024; key++)
-		seen[so_mix64(key) & 63]++;
+		seen[hash_mix64(key) & 63]++;
 	for (uint32_t b = 0; b < 64; b++)
 		busiest = seen[b] > busiest ? seen[b] : busiest;
 	assert_true(busiest < 32);
-	assert_int_equal(so_mix64(0), 0);
-	assert_true(so_mix64(1) != so_mix64(2));
+	assert_int_equal(hash_mix64(0), 0);
+	assert_true(hash_mix64(1) != hash_mix64(2));
 }
 
 static void test_u64map_grows_and_deletes(void **state)
@@ -61,7 +61,7 @@ struct entry {
 static uint32_t find(const struct so_index *index, const struct entry *e,
 		     uint64_t key)
 {
-	uint32_t i = so_index_first(index, key);
+	uint32_t i = index_first(index, key);
 
 	while (i != SO_INDEX_NIL && e[i].key != key)
 		i = e[i].next;
@@ -79,23 +79,23 @@ static void test_index_chains(void **state)
 	for (uint32_t i = 0; i < 8; i++) {
 		assert_int_equal(find(&index, e, 100 + i), SO_INDEX_NIL);
 		e[i].key = 100 + i;
-		so_index_add(&index, e, i, e[i].key);
+		index_add(&index, e, i, e[i].key);
 	}
 	for (uint32_t i = 0; i < 8; i++)
 		assert_int_equal(find(&index, e, 100 + i), i);
 	/* Out of the middle, the head and the tail of chains alike. */
 	for (uint32_t i = 0; i < 8; i += 3)
-		so_index_del(&index, e, i, e[i].key);
+		index_del(&index, e, i, e[i].key);
 	for (uint32_t i = 0; i < 8; i++)
 		assert_int_equal(find(&index, e, 100 + i),
 				 i % 3 ? i : SO_INDEX_NIL);
 	/* A freed slot comes back under another key. */
 	e[3].key = 7;
-	so_index_add(&index, e, 3, 7);
+	index_add(&index, e, 3, 7);
 	assert_int_equal(find(&index, e, 7), 3);
 	assert_int_equal(find(&index, e, 103), SO_INDEX_NIL);
-	so_index_fini(&index);
-	so_index_fini(&index);		/* twice: the error path does */
+	index_fini(&index);
+	index_fini(&index);		/* twice: the error path does */
 }
 
 static void test_index_sizes(void **state)
@@ -105,11 +105,11 @@ static void test_index_sizes(void **state)
 	/* At least twice the entries, a power of two. */
 	assert_int_equal(SO_INDEX_INIT(&index, 1, struct entry, next), 0);
 	assert_int_equal(index.mask, 1);
-	so_index_fini(&index);
+	index_fini(&index);
 	assert_int_equal(SO_INDEX_INIT(&index, 1000, struct entry, next), 0);
 	assert_int_equal(index.mask, 2047);
 	assert_int_equal(index.bucket[2047], SO_INDEX_NIL);
-	so_index_fini(&index);
+	index_fini(&index);
 }
 
 int main(void)

@@ -124,7 +124,7 @@ static void test_rtnl_deadlock(void **state)
 	assert_int_equal(finding.tasks[1].nr_holds, 1);
 	/* Unnamed objects get a handle, never their address. */
 	snprintf(want, sizeof(want), "kn#%04x",
-		 so_addr_handle(0xffff888004560000ULL));
+		 addr_handle(0xffff888004560000ULL));
 	assert_string_equal(finding.tasks[0].holds[0].name, want);
 }
 
@@ -172,7 +172,7 @@ static void test_hang_unknown_owner(void **state)
 	assert_int_equal(finding.nr_tasks, 1);
 	assert_int_equal(finding.tasks[0].waits_for_tid, 0);
 	snprintf(want, sizeof(want), "lock#%04x",
-		 so_addr_handle(0xffff888001230000ULL));
+		 addr_handle(0xffff888001230000ULL));
 	assert_string_equal(finding.tasks[0].waits.name, want);
 	assert_true(finding.hang_timeout_ns == 3 * SEC);
 }

@@ -75,9 +75,9 @@ void og_free(struct og_graph *graph)
 	free(graph->edges);
 	free(graph->cycles);
 	free(graph->bfs_queue);
-	so_index_fini(&graph->node_index);
-	so_index_fini(&graph->edge_index);
-	so_index_fini(&graph->cycle_index);
+	index_fini(&graph->node_index);
+	index_fini(&graph->edge_index);
+	index_fini(&graph->cycle_index);
 	free(graph);
 }
 
@@ -97,7 +97,7 @@ void og_set_judge(struct og_graph *graph, og_judge_fn judge)
 
 uint32_t og_node_find(const struct og_graph *graph, uint64_t id)
 {
-	uint32_t i = so_index_first(&graph->node_index, id);
+	uint32_t i = index_first(&graph->node_index, id);
 
 	while (i != OG_NIL && graph->nodes[i].id != id)
 		i = graph->nodes[i].hash_next;
@@ -130,7 +130,7 @@ uint32_t og_node_get(struct og_graph *graph, uint64_t id, const char *name)
 		node->id = id;
 		node->first_out = OG_NIL;
 		node->first_in = OG_NIL;
-		so_index_add(&graph->node_index, graph->nodes, i, id);
+		index_add(&graph->node_index, graph->nodes, i, id);
 	}
 	og_node_set_name(&graph->nodes[i], name);
 	return i;
@@ -140,13 +140,13 @@ uint32_t og_node_get(struct og_graph *graph, uint64_t id, const char *name)
 
 static uint64_t og_pair_hash(uint64_t from, uint64_t to)
 {
-	return so_mix64(from) ^ (to * 0x9e3779b97f4a7c15ULL);
+	return hash_mix64(from) ^ (to * 0x9e3779b97f4a7c15ULL);
 }
 
 static uint32_t og_edge_find(const struct og_graph *graph, uint64_t from,
 			     uint64_t to)
 {
-	uint32_t i = so_index_first(&graph->edge_index, og_pair_hash(from, to));
+	uint32_t i = index_first(&graph->edge_index, og_pair_hash(from, to));
 
 	while (i != OG_NIL && (graph->edges[i].from_class != from ||
 			       graph->edges[i].to_class != to))
@@ -209,8 +209,8 @@ static uint32_t og_edge_insert(struct og_graph *graph,
 	graph->nodes[from_node].first_out = i;
 	edge->next_in = graph->nodes[to_node].first_in;
 	graph->nodes[to_node].first_in = i;
-	so_index_add(&graph->edge_index, graph->edges, i,
-		     og_pair_hash(key->from_class, key->to_class));
+	index_add(&graph->edge_index, graph->edges, i,
+		  og_pair_hash(key->from_class, key->to_class));
 	graph->stats.edges++;
 	return i;
 }

@@ -68,6 +68,6 @@ const char *og_class_name(const struct og_graph *graph, uint64_t class_id,
 		return fallback;
 	snprintf(fallback, fallback_len, "%s#%04x",
 		 og_kind_name(SO_CLASS_KIND(class_id)),
-		 so_addr_handle(class_id));
+		 addr_handle(class_id));
 	return fallback;
 }

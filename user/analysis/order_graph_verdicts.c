@@ -27,7 +27,7 @@ static uint64_t og_set_hash(const uint64_t *classes, uint32_t nr)
 
 	/* A sum, so that every rotation and order hashes alike. */
 	for (uint32_t i = 0; i < nr; i++)
-		hash += so_mix64(classes[i]);
+		hash += hash_mix64(classes[i]);
 	return hash;
 }
 
@@ -92,8 +92,8 @@ int og_cycle_add(struct og_graph *graph, struct og_cycle *candidate)
 	enum og_verdict_kind was;
 
 	candidate->set_hash = og_set_hash(candidate->classes, candidate->nr);
-	for (uint32_t i = so_index_first(&graph->cycle_index,
-					 candidate->set_hash);
+	for (uint32_t i = index_first(&graph->cycle_index,
+				      candidate->set_hash);
 	     i != SO_INDEX_NIL; i = cycle->hash_next) {
 		cycle = &graph->cycles[i];
 		if (!og_same_set(cycle, candidate))
@@ -115,8 +115,8 @@ int og_cycle_add(struct og_graph *graph, struct og_cycle *candidate)
 	og_judge(graph, candidate, &candidate->verdict);
 	cycle = &graph->cycles[graph->nr_cycles];
 	*cycle = *candidate;
-	so_index_add(&graph->cycle_index, graph->cycles, graph->nr_cycles++,
-		     cycle->set_hash);
+	index_add(&graph->cycle_index, graph->cycles, graph->nr_cycles++,
+		  cycle->set_hash);
 	return og_cycle_judged(graph, cycle, OG_VERDICT_NO_WAIT, true);
 }
 

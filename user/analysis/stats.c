@@ -94,7 +94,7 @@ static uint32_t so_keyed_entry(struct so_stats *st, struct u64map *index,
 
 	if (u64map_get(index, key, &idx))
 		return idx;
-	if (so_array_reserve(array, cap, *nr, size) ||
+	if (array_reserve(array, cap, *nr, size) ||
 	    u64map_put(index, key, *nr)) {
 		st->nomem++;
 		return UINT32_MAX;
@@ -137,9 +137,9 @@ void so_pending_begin(struct so_stats *st, const struct so_event *ev,
 	if (!u64map_get(&st->pending_index, key, &idx)) {
 		if (st->nr_free_pending) {
 			idx = st->free_pending[--st->nr_free_pending];
-		} else if (so_array_reserve((void **)&st->pending,
-					    &st->cap_pending, st->nr_pending,
-					    sizeof(*pend))) {
+		} else if (array_reserve((void **)&st->pending,
+					 &st->cap_pending, st->nr_pending,
+					 sizeof(*pend))) {
 			st->nomem++;
 			return;
 		} else {
@@ -172,9 +172,9 @@ bool so_pending_end(struct so_stats *st, const struct so_event *ev,
 	}
 	*out = st->pending[idx];
 	u64map_del(&st->pending_index, key);
-	if (!so_array_reserve((void **)&st->free_pending,
-			      &st->cap_free_pending, st->nr_free_pending,
-			      sizeof(uint32_t)))
+	if (!array_reserve((void **)&st->free_pending,
+			   &st->cap_free_pending, st->nr_free_pending,
+			   sizeof(uint32_t)))
 		st->free_pending[st->nr_free_pending++] = idx;
 	return true;
 }
@@ -190,8 +190,8 @@ void so_stats_device(struct so_stats *st, uint32_t kind, const char *name,
 		if (dev->kind == kind && !strncmp(dev->name, name, SO_NAME_LEN))
 			goto found;
 	}
-	if (so_array_reserve((void **)&st->devices, &st->cap_devices,
-			     st->nr_devices, sizeof(*dev))) {
+	if (array_reserve((void **)&st->devices, &st->cap_devices,
+			  st->nr_devices, sizeof(*dev))) {
 		st->nomem++;
 		return;
 	}

@@ -57,9 +57,9 @@ void wf_free(struct wf_graph *graph)
 	if (!graph)
 		return;
 	free(graph->tasks);
-	so_index_fini(&graph->task_index);
+	index_fini(&graph->task_index);
 	free(graph->names);
-	so_index_fini(&graph->name_index);
+	index_fini(&graph->name_index);
 	free(graph->colour);
 	free(graph->stack);
 	free(graph->roots);
@@ -70,7 +70,7 @@ void wf_free(struct wf_graph *graph)
 
 struct wf_name *wf_name_find(const struct wf_graph *graph, uint64_t obj)
 {
-	uint32_t i = so_index_first(&graph->name_index, obj);
+	uint32_t i = index_first(&graph->name_index, obj);
 
 	while (i != WF_NIL && graph->names[i].obj != obj)
 		i = graph->names[i].hash_next;
@@ -93,8 +93,8 @@ int wf_name_obj(struct wf_graph *graph, uint64_t obj, uint64_t class_id,
 		}
 		entry = &graph->names[graph->nr_names];
 		entry->obj = obj;
-		so_index_add(&graph->name_index, graph->names,
-			     graph->nr_names++, obj);
+		index_add(&graph->name_index, graph->names,
+			  graph->nr_names++, obj);
 	}
 	entry->class_id = class_id;
 	len = strnlen(name, SO_NAME_LEN - 1);
@@ -107,7 +107,7 @@ int wf_name_obj(struct wf_graph *graph, uint64_t obj, uint64_t class_id,
 
 static uint32_t wf_task_find(const struct wf_graph *graph, uint32_t tid)
 {
-	uint32_t i = so_index_first(&graph->task_index, tid);
+	uint32_t i = index_first(&graph->task_index, tid);
 
 	while (i != WF_NIL && graph->tasks[i].tid != tid)
 		i = graph->tasks[i].hash_next;
@@ -131,7 +131,7 @@ static struct wf_task *wf_task_get(struct wf_graph *graph,
 		memset(task, 0, sizeof(*task));
 		task->used = true;
 		task->tid = event->tid;
-		so_index_add(&graph->task_index, graph->tasks, i, event->tid);
+		index_add(&graph->task_index, graph->tasks, i, event->tid);
 	}
 	task = &graph->tasks[i];
 	memcpy(task->comm, event->comm, SO_COMM_LEN - 1);
@@ -143,8 +143,8 @@ static void wf_task_put(struct wf_graph *graph, struct wf_task *task)
 {
 	if (task->nr_holds || task->wait_kind != WF_RES_NONE)
 		return;
-	so_index_del(&graph->task_index, graph->tasks,
-		     (uint32_t)(task - graph->tasks), task->tid);
+	index_del(&graph->task_index, graph->tasks,
+		  (uint32_t)(task - graph->tasks), task->tid);
 	task->used = false;
 	task->hash_next = graph->free_task;
 	graph->free_task = (uint32_t)(task - graph->tasks);

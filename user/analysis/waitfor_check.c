@@ -28,7 +28,7 @@ static void wf_res_fill(const struct wf_graph *graph, struct wf_res *res,
 	else
 		snprintf(res->name, sizeof(res->name), "%s%s",
 			 kind == WF_RES_ACTIVE ? "kn" : "lock",
-			 so_addr_str(obj, addr));
+			 addr_str(obj, addr));
 }
 
 /*

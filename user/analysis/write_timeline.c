@@ -118,8 +118,8 @@ static void wt_write_begin(struct wt_tracker *wt, const struct so_event *ev)
 		wt_flight_drop(wt, i);
 	else if (e)
 		e->tl.done = true;
-	if (so_array_reserve((void **)&wt->flight, &wt->cap_flight,
-			     wt->nr_flight, sizeof(*wt->flight))) {
+	if (array_reserve((void **)&wt->flight, &wt->cap_flight,
+			  wt->nr_flight, sizeof(*wt->flight))) {
 		wt->dropped++;
 		return;
 	}
@@ -154,8 +154,8 @@ static struct wt_entry *wt_promote(struct wt_tracker *wt, size_t flight_idx)
 	struct wt_entry *e;
 
 	if (wt->nr_records == WT_RECORDS_MAX ||
-	    so_array_reserve((void **)&wt->records, &wt->cap_records,
-			     wt->nr_records, sizeof(*wt->records))) {
+	    array_reserve((void **)&wt->records, &wt->cap_records,
+			  wt->nr_records, sizeof(*wt->records))) {
 		wt->dropped++;
 		wt_flight_drop(wt, flight_idx);
 		return NULL;
@@ -278,8 +278,8 @@ static void wt_removal_begin(struct wt_tracker *wt, const struct so_event *ev)
 {
 	struct wt_removal *r;
 
-	if (so_array_reserve((void **)&wt->removals, &wt->cap_removals,
-			     wt->nr_removals, sizeof(*wt->removals)))
+	if (array_reserve((void **)&wt->removals, &wt->cap_removals,
+			  wt->nr_removals, sizeof(*wt->removals)))
 		return;
 	r = &wt->removals[wt->nr_removals++];
 	r->tid = ev->tid;

@@ -97,7 +97,7 @@ static int wt_step_text(const struct wt_timeline *tl, uint32_t i, char *buf,
 	if (step->kind == WT_STEP_WRITE_DONE) {
 		if (tl->ret < 0)
 			snprintf(ret, sizeof(ret), " (-%s)",
-				 so_errno_name(tl->ret, err));
+				 units_errno(tl->ret, err));
 		else
 			snprintf(ret, sizeof(ret), " (ret %" PRId64 ")",
 				 tl->ret);

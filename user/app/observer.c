@@ -121,10 +121,10 @@ static int session_open_trace(struct so_observer *obs, struct live *lv,
 				"%s\n", path, strerror(errno));
 			return SO_EXIT_USAGE;
 		}
-	} else if (!(obs->trace = so_open_output(path)) ||
+	} else if (!(obs->trace = files_open_output(path)) ||
 		   tf_writer_open(&obs->writer, obs->trace, &lv->info)) {
 		fprintf(stderr, "sysfs-observe: failed to create %s: %s\n",
-			path, so_open_error(errno));
+			path, files_open_error(errno));
 		return SO_EXIT_USAGE;
 	}
 	lv->pipeline.writer = &obs->writer;
@@ -143,9 +143,9 @@ static int session_open_files(struct so_observer *obs, struct live *lv,
 	}
 	/* The picture's file: created now, so that a bad path is exit 2
 	 * before anything runs, not after. */
-	if (opts->svg && !(lv->svg = so_open_output(opts->svg))) {
+	if (opts->svg && !(lv->svg = files_open_output(opts->svg))) {
 		fprintf(stderr, "sysfs-observe: failed to create %s: %s\n",
-			opts->svg, so_open_error(errno));
+			opts->svg, files_open_error(errno));
 		return SO_EXIT_USAGE;
 	}
 	return 0;

@@ -160,7 +160,7 @@ static int on_trailer(void *ctx, const struct so_session_end *end)
 int replay_report(const char *path, const struct replay_opts *ro,
 		  FILE *out)
 {
-	FILE *in = so_open_input(path);
+	FILE *in = files_open_input(path);
 	int rc;
 
 	if (!in && errno == EINVAL) {

@@ -65,8 +65,8 @@ int traceable_load(struct traceable *tr)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, " \t\n")] = 0;	/* drop " [module]" */
-		if (so_array_reserve((void **)&tr->names, &cap, tr->nr,
-				     sizeof(*tr->names)))
+		if (array_reserve((void **)&tr->names, &cap, tr->nr,
+				  sizeof(*tr->names)))
 			break;
 		tr->names[tr->nr] = strdup(line);
 		if (tr->names[tr->nr])

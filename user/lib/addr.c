@@ -6,26 +6,26 @@
 
 static bool so_addresses;
 
-void so_show_addresses(bool show)
+void addr_set_shown(bool show)
 {
 	so_addresses = show;
 }
 
-bool so_addresses_shown(void)
+bool addr_shown(void)
 {
 	return so_addresses;
 }
 
-const char *so_addr_str(uint64_t addr, char buf[SO_ADDR_LEN])
+const char *addr_str(uint64_t addr, char buf[SO_ADDR_LEN])
 {
 	if (so_addresses)
 		snprintf(buf, SO_ADDR_LEN, "0x%" PRIx64, addr);
 	else
-		snprintf(buf, SO_ADDR_LEN, "#%04x", so_addr_handle(addr));
+		snprintf(buf, SO_ADDR_LEN, "#%04x", addr_handle(addr));
 	return buf;
 }
 
-unsigned int so_addr_handle(uint64_t addr)
+unsigned int addr_handle(uint64_t addr)
 {
 	uint64_t h = addr & ((1ULL << SO_CLASS_SHIFT) - 1);
 

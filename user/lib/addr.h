@@ -15,10 +15,10 @@
 
 #define SO_ADDR_LEN	24
 
-unsigned int so_addr_handle(uint64_t addr);
-void so_show_addresses(bool show);
-bool so_addresses_shown(void);
-/* "#3f2a", or "0xffff888004a3c2a0" with so_show_addresses(true). */
-const char *so_addr_str(uint64_t addr, char buf[SO_ADDR_LEN]);
+unsigned int addr_handle(uint64_t addr);
+void addr_set_shown(bool show);
+bool addr_shown(void);
+/* "#3f2a", or "0xffff888004a3c2a0" with addr_set_shown(true). */
+const char *addr_str(uint64_t addr, char buf[SO_ADDR_LEN]);
 
 #endif /* SO_ADDR_H */

@@ -5,7 +5,7 @@
 
 #include "lib/array.h"
 
-int so_array_reserve(void **array, size_t *cap, size_t len, size_t size)
+int array_reserve(void **array, size_t *cap, size_t len, size_t size)
 {
 	size_t bigger;
 	void *grown;

@@ -18,6 +18,6 @@
  * room for one more, doubling (from 16).  0, or -ENOMEM with the array
  * as it was.
  */
-int so_array_reserve(void **array, size_t *cap, size_t len, size_t size);
+int array_reserve(void **array, size_t *cap, size_t len, size_t size);
 
 #endif /* SO_LIB_ARRAY_H */

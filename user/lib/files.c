@@ -8,7 +8,7 @@
 
 /* A regular file, opened non-blocking (a FIFO would block the open),
  * made blocking again for stdio. */
-static FILE *so_open_regular(int fd, const char *mode)
+static FILE *files_open_regular(int fd, const char *mode)
 {
 	struct stat st;
 	FILE *f;
@@ -39,7 +39,7 @@ fail:
 	return NULL;
 }
 
-FILE *so_open_output(const char *path)
+FILE *files_open_output(const char *path)
 {
 	/* No O_TRUNC here: a file that turns out not to be ours to write
 	 * (a device, a FIFO) must be left as it was. */
@@ -48,16 +48,16 @@ FILE *so_open_output(const char *path)
 
 	if (fd < 0 && errno == ENXIO)	/* a FIFO nobody reads */
 		errno = EINVAL;
-	return so_open_regular(fd, "wb");
+	return files_open_regular(fd, "wb");
 }
 
-FILE *so_open_input(const char *path)
+FILE *files_open_input(const char *path)
 {
-	return so_open_regular(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC),
-			       "rb");
+	return files_open_regular(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC),
+				  "rb");
 }
 
-const char *so_open_error(int err)
+const char *files_open_error(int err)
 {
 	return err == ELOOP ? "it is a symlink" :
 	       err == EINVAL ? "not a regular file" : strerror(err);

@@ -15,12 +15,12 @@
  * O_NOFOLLOW, a regular file only.  NULL with errno set (ELOOP: a
  * symlink; EINVAL: not a regular file).
  */
-FILE *so_open_output(const char *path);
+FILE *files_open_output(const char *path);
 /* Open `path` for reading, a regular file only (without blocking on a
  * FIFO); NULL with errno set (EINVAL: not a regular file). */
-FILE *so_open_input(const char *path);
-/* Why so_open_output() or so_open_input() failed, for people:
+FILE *files_open_input(const char *path);
+/* Why files_open_output() or files_open_input() failed, for people:
  * "it is a symlink", "not a regular file", or strerror(err). */
-const char *so_open_error(int err);
+const char *files_open_error(int err);
 
 #endif /* SO_TRACE_FILES_H */

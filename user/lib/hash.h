@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-static inline uint64_t so_mix64(uint64_t x)
+static inline uint64_t hash_mix64(uint64_t x)
 {
 	x ^= x >> 30;
 	x *= 0xbf58476d1ce4e5b9ULL;

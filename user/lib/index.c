@@ -5,8 +5,8 @@
 
 #include "lib/index.h"
 
-int so_index_init(struct so_index *index, uint32_t entries, size_t stride,
-		  size_t next_at)
+int index_init(struct so_index *index, uint32_t entries, size_t stride,
+	       size_t next_at)
 {
 	uint32_t size = 1;
 
@@ -23,34 +23,34 @@ int so_index_init(struct so_index *index, uint32_t entries, size_t stride,
 	return 0;
 }
 
-void so_index_fini(struct so_index *index)
+void index_fini(struct so_index *index)
 {
 	free(index->bucket);
 	index->bucket = NULL;
 }
 
-static uint32_t *so_index_next(const struct so_index *index, void *entries,
-			       uint32_t i)
+static uint32_t *index_next(const struct so_index *index, void *entries,
+			    uint32_t i)
 {
 	return (uint32_t *)((char *)entries + (size_t)i * index->stride +
 			    index->next_at);
 }
 
-void so_index_add(struct so_index *index, void *entries, uint32_t i,
-		  uint64_t key)
+void index_add(struct so_index *index, void *entries, uint32_t i,
+	       uint64_t key)
 {
-	uint32_t *head = &index->bucket[so_mix64(key) & index->mask];
+	uint32_t *head = &index->bucket[hash_mix64(key) & index->mask];
 
-	*so_index_next(index, entries, i) = *head;
+	*index_next(index, entries, i) = *head;
 	*head = i;
 }
 
-void so_index_del(struct so_index *index, void *entries, uint32_t i,
-		  uint64_t key)
+void index_del(struct so_index *index, void *entries, uint32_t i,
+	       uint64_t key)
 {
-	uint32_t *link = &index->bucket[so_mix64(key) & index->mask];
+	uint32_t *link = &index->bucket[hash_mix64(key) & index->mask];
 
 	while (*link != i)
-		link = so_index_next(index, entries, *link);
-	*link = *so_index_next(index, entries, i);
+		link = index_next(index, entries, *link);
+	*link = *index_next(index, entries, i);
 }

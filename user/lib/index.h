@@ -30,26 +30,26 @@ struct so_index {
 /*
  * Room for `entries` entries of the array whose elements are `stride`
  * bytes with the chain field at `next_at`: SO_INDEX_INIT() says it by
- * type and member.  0, or -ENOMEM (then so_index_fini() is still safe).
+ * type and member.  0, or -ENOMEM (then index_fini() is still safe).
  */
-int so_index_init(struct so_index *index, uint32_t entries, size_t stride,
-		  size_t next_at);
+int index_init(struct so_index *index, uint32_t entries, size_t stride,
+	       size_t next_at);
 #define SO_INDEX_INIT(index, entries, type, member)			\
-	so_index_init(index, entries, sizeof(type), offsetof(type, member))
-void so_index_fini(struct so_index *index);
+	index_init(index, entries, sizeof(type), offsetof(type, member))
+void index_fini(struct so_index *index);
 
 /* The head of the chain `key` hashes to: walk on through `next`. */
-static inline uint32_t so_index_first(const struct so_index *index,
-				      uint64_t key)
+static inline uint32_t index_first(const struct so_index *index,
+				   uint64_t key)
 {
-	return index->bucket[so_mix64(key) & index->mask];
+	return index->bucket[hash_mix64(key) & index->mask];
 }
 
 /* Entry i of `entries` goes to the head of key's chain. */
-void so_index_add(struct so_index *index, void *entries, uint32_t i,
-		  uint64_t key);
+void index_add(struct so_index *index, void *entries, uint32_t i,
+	       uint64_t key);
 /* Entry i, added under `key`, leaves its chain (which must hold it). */
-void so_index_del(struct so_index *index, void *entries, uint32_t i,
-		  uint64_t key);
+void index_del(struct so_index *index, void *entries, uint32_t i,
+	       uint64_t key);
 
 #endif /* SO_LIB_INDEX_H */

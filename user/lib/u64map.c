@@ -7,7 +7,7 @@
  * dense: mix them so linear probing does not cluster. */
 static size_t u64map_slot(const struct u64map *m, uint64_t key)
 {
-	return (size_t)so_mix64(key) & (m->cap - 1);
+	return (size_t)hash_mix64(key) & (m->cap - 1);
 }
 
 void u64map_init(struct u64map *m)

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include "lib/units.h"
 
-const char *so_fmt_duration(uint64_t ns, char buf[SO_DURATION_LEN])
+const char *units_duration(uint64_t ns, char buf[SO_DURATION_LEN])
 {
 	static const struct {
 		uint64_t scale;
@@ -35,7 +35,7 @@ static const char *const so_errno_names[] = {
 	[110] = "ETIMEDOUT",
 };
 
-const char *so_errno_name(int64_t err, char buf[SO_DURATION_LEN])
+const char *units_errno(int64_t err, char buf[SO_DURATION_LEN])
 {
 	uint64_t n = err < 0 ? -(uint64_t)err : (uint64_t)err;
 

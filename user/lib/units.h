@@ -12,8 +12,8 @@
 #define SO_DURATION_LEN	24
 
 /* "812 ns", "1.23 us", "45.6 ms", "2.00 s": three significant digits. */
-const char *so_fmt_duration(uint64_t ns, char buf[SO_DURATION_LEN]);
+const char *units_duration(uint64_t ns, char buf[SO_DURATION_LEN]);
 /* "ENODEV" for 19 (or -19); "E123" for numbers it does not know. */
-const char *so_errno_name(int64_t err, char buf[SO_DURATION_LEN]);
+const char *units_errno(int64_t err, char buf[SO_DURATION_LEN]);
 
 #endif /* SO_UNITS_H */

@@ -124,7 +124,7 @@ static void cycles_json_res(FILE *out, const struct wf_res *res,
 	/* A handle, not the address: it ties a wait to the hold it waits
 	 * for without giving away where the kernel is. */
 	fprintf(out, ",\"obj\":\"%s\",\"since_ns\":%llu}",
-		so_addr_str(res->obj, addr), (unsigned long long)res->since_ns);
+		addr_str(res->obj, addr), (unsigned long long)res->since_ns);
 }
 
 int so_deadlock_json(const struct wf_finding *finding, FILE *out)

@@ -12,7 +12,7 @@
 
 static const char *so_dur(uint64_t ns, char buf[SO_DURATION_LEN])
 {
-	return so_fmt_duration(ns, buf);
+	return units_duration(ns, buf);
 }
 
 static const struct so_timing *so_row_wait(const struct so_class_stats *c)
@@ -151,7 +151,7 @@ static void so_print_errnos(FILE *out, const char *label,
 	fprintf(out, "%s", label);
 	for (i = 0; i < e->len; i++)
 		fprintf(out, "%s %s %" PRIu64, i ? "," : "",
-			so_errno_name(e->slots[i].err, buf), e->slots[i].count);
+			units_errno(e->slots[i].err, buf), e->slots[i].count);
 	if (e->other)
 		fprintf(out, ", other %" PRIu64, e->other);
 	fputc('\n', out);

@@ -96,7 +96,7 @@ void so_print_header(FILE *out, const struct so_report *r)
 		fprintf(out, " (none)\n");
 	so_print_probes(out, info);
 	fprintf(out, "# duration: %s%s\n",
-		so_fmt_duration(so_report_duration_ns(r), dur),
+		units_duration(so_report_duration_ns(r), dur),
 		r->end ? "" : " (cut short: no trailer)");
 	/* Edges recovered from the kernel's table pass through the
 	 * pipeline too, but BPF never submitted them: count them apart, so

@@ -30,7 +30,7 @@ static void so_json_errnos(struct so_json *j, const char *key,
 	so_json_array(j, key);
 	for (i = 0; i < e->len; i++) {
 		so_json_object(j, NULL);
-		so_json_string(j, "errno", so_errno_name(e->slots[i].err, buf));
+		so_json_string(j, "errno", units_errno(e->slots[i].err, buf));
 		so_json_u64(j, "count", e->slots[i].count);
 		so_json_end_object(j);
 	}

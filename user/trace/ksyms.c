@@ -49,8 +49,8 @@ static const char *ksyms_intern_module(struct ksyms *ks, const char *module)
 	for (i = 0; i < ks->nr_modules; i++)
 		if (!strcmp(ks->modules[i], module))
 			return ks->modules[i];
-	if (so_array_reserve((void **)&ks->modules, &ks->cap_modules,
-			     ks->nr_modules, sizeof(*ks->modules)))
+	if (array_reserve((void **)&ks->modules, &ks->cap_modules,
+			  ks->nr_modules, sizeof(*ks->modules)))
 		return NULL;
 	ks->modules[ks->nr_modules] = strdup(module);
 	if (!ks->modules[ks->nr_modules])
@@ -63,8 +63,8 @@ int ksyms_add(struct ksyms *ks, uint64_t addr, uint64_t size, char type,
 {
 	struct ksym *sym;
 
-	if (so_array_reserve((void **)&ks->syms, &ks->cap, ks->len,
-			     sizeof(*ks->syms)))
+	if (array_reserve((void **)&ks->syms, &ks->cap, ks->len,
+			  sizeof(*ks->syms)))
 		return -1;
 	sym = &ks->syms[ks->len];
 	sym->module = ksyms_intern_module(ks, module);
@@ -245,8 +245,8 @@ const char *ksyms_format(struct ksyms *ks, uint64_t addr, char *buf,
 	if (!sym) {
 		char a[SO_ADDR_LEN];
 
-		snprintf(buf, len, "%s", so_addresses_shown() ?
-			 so_addr_str(addr, a) : "[unknown]");
+		snprintf(buf, len, "%s", addr_shown() ?
+			 addr_str(addr, a) : "[unknown]");
 		return buf;
 	}
 	if (addr != sym->addr)

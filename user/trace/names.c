@@ -175,8 +175,8 @@ static struct so_class_entry *so_names_entry(struct so_names *names,
 
 	if (u64map_get(&names->by_class, class_id, &idx))
 		return &names->entries[idx];
-	if (so_array_reserve((void **)&names->entries, &names->cap, names->len,
-			     sizeof(*names->entries)))
+	if (array_reserve((void **)&names->entries, &names->cap, names->len,
+			  sizeof(*names->entries)))
 		return NULL;
 	if (u64map_put(&names->by_class, class_id, names->len))
 		return NULL;
@@ -350,7 +350,7 @@ static const char *so_lock_name(struct so_names *names,
 		return buf;
 	char a[SO_ADDR_LEN];
 
-	snprintf(buf, len, "lock%s", so_addr_str(addr, a));
+	snprintf(buf, len, "lock%s", addr_str(addr, a));
 	return buf;
 }
 

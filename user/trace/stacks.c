@@ -28,8 +28,8 @@ int so_stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
 		return -1;
 	if (u64map_get(&st->by_id, (uint32_t)id, NULL))
 		return 0;
-	if (so_array_reserve((void **)&st->stacks, &st->cap, st->len,
-			     sizeof(*st->stacks)))
+	if (array_reserve((void **)&st->stacks, &st->cap, st->len,
+			  sizeof(*st->stacks)))
 		return -1;
 	if (u64map_put(&st->by_id, (uint32_t)id, st->len))
 		return -1;

@@ -50,7 +50,7 @@ static const char *so_class(struct so_stream *s, const struct so_event *ev,
 		return so_names_class(s->names, class_id, buf, len);
 	if (ev->name[0])
 		return ev->name;
-	return so_addr_str(ev->obj, buf);
+	return addr_str(ev->obj, buf);
 }
 
 /* "ret=2"; an error is its name alone, "-ENODEV", to fit 80 columns. */
@@ -59,7 +59,7 @@ static const char *so_ret(int64_t ret, char *buf, size_t len)
 	char errbuf[SO_DURATION_LEN];
 
 	if (ret < 0)
-		snprintf(buf, len, "-%s", so_errno_name(ret, errbuf));
+		snprintf(buf, len, "-%s", units_errno(ret, errbuf));
 	else
 		snprintf(buf, len, "ret=%" PRId64, ret);
 	return buf;
@@ -78,7 +78,7 @@ static const char *so_knob_details(struct so_stream *s,
 	else if (ev->type == SO_EV_KNOB_WAKE)
 		snprintf(buf, len, "%s after %s%s",
 			 so_class(s, ev, cls, sizeof(cls)),
-			 so_fmt_duration(ev->arg, dur),
+			 units_duration(ev->arg, dur),
 			 ev->ret > 0 ? ", completed" :
 			 ev->flags & SO_EVF_KNOB_SEEN ? ", timed out" : "");
 	else if (ev->flags & SO_EVF_KNOB_STATE)
@@ -132,7 +132,7 @@ const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
 			 ev->class_id || ev->name[0] ?
 				 so_class(s, ev, cls, sizeof(cls)) : "",
 			 ev->class_id || ev->name[0] ? " " : "",
-			 so_fmt_duration(ev->arg, dur));
+			 units_duration(ev->arg, dur));
 		break;
 	case SO_EV_MOD_LOAD_BEGIN:
 		snprintf(buf, len, "%s", ev->name[0] ? ev->name : "finit_module");
@@ -140,12 +140,12 @@ const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
 	case SO_EV_LOCK_ACQUIRED:
 		snprintf(buf, len, "%s waited %s",
 			 so_class(s, ev, cls, sizeof(cls)),
-			 so_fmt_duration(ev->arg, dur));
+			 units_duration(ev->arg, dur));
 		break;
 	case SO_EV_LOCK_RELEASED:
 		snprintf(buf, len, "%s held %s",
 			 so_class(s, ev, cls, sizeof(cls)),
-			 so_fmt_duration(ev->arg, dur));
+			 units_duration(ev->arg, dur));
 		break;
 	case SO_EV_CONTENTION_BEGIN:
 		snprintf(buf, len, "%s flags=0x%" PRIx64,
@@ -153,7 +153,7 @@ const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
 		break;
 	case SO_EV_MUTEX_INIT:
 		snprintf(buf, len, "%s as lock%s", ev->name,
-			 so_addr_str(ev->obj, to));
+			 addr_str(ev->obj, to));
 		break;
 	case SO_EV_KNOB_WAIT:
 	case SO_EV_KNOB_WAKE:
