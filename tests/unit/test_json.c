@@ -7,8 +7,8 @@ static void test_escape(void **state)
 	struct test_capture cap;
 	const char *text;
 
-	so_json_escape(test_capture_begin(&cap),
-		       "a\"b\\c\nd\te\x01\x7f\xc3\xa9/");
+	json_escape(test_capture_begin(&cap),
+		    "a\"b\\c\nd\te\x01\x7f\xc3\xa9/");
 	text = test_capture_end(&cap);
 	assert_string_equal(text,
 			    "\"a\\\"b\\\\c\\nd\\te\\u0001\\u007f\\u00c3\\u00a9/\"");
@@ -21,22 +21,22 @@ static void test_nesting(void **state)
 	struct so_json j;
 	const char *text;
 
-	so_json_init(&j, test_capture_begin(&cap));
-	so_json_object(&j, NULL);
-	so_json_string(&j, "name", "kn:a/b");
-	so_json_u64(&j, "count", 18446744073709551615ULL);
-	so_json_i64(&j, "ret", -19);
-	so_json_bool(&j, "ok", false);
-	so_json_null(&j, "stack");
-	so_json_array(&j, "empty");
-	so_json_end_array(&j);
-	so_json_array(&j, "list");
-	so_json_u64(&j, NULL, 1);
-	so_json_object(&j, NULL);
-	so_json_end_object(&j);
-	so_json_end_array(&j);
-	so_json_end_object(&j);
-	assert_int_equal(so_json_finish(&j), 0);
+	json_init(&j, test_capture_begin(&cap));
+	json_object(&j, NULL);
+	json_string(&j, "name", "kn:a/b");
+	json_u64(&j, "count", 18446744073709551615ULL);
+	json_i64(&j, "ret", -19);
+	json_bool(&j, "ok", false);
+	json_null(&j, "stack");
+	json_array(&j, "empty");
+	json_end_array(&j);
+	json_array(&j, "list");
+	json_u64(&j, NULL, 1);
+	json_object(&j, NULL);
+	json_end_object(&j);
+	json_end_array(&j);
+	json_end_object(&j);
+	assert_int_equal(json_finish(&j), 0);
 	text = test_capture_end(&cap);
 	assert_string_equal(text,
 			    "{\n"
@@ -59,12 +59,12 @@ static void test_unbalanced(void **state)
 	struct test_capture cap;
 	struct so_json j;
 
-	so_json_init(&j, test_capture_begin(&cap));
-	so_json_object(&j, NULL);
-	assert_int_equal(so_json_finish(&j), -1);
-	so_json_end_object(&j);
-	so_json_end_object(&j);		/* one too many */
-	assert_int_equal(so_json_finish(&j), -1);
+	json_init(&j, test_capture_begin(&cap));
+	json_object(&j, NULL);
+	assert_int_equal(json_finish(&j), -1);
+	json_end_object(&j);
+	json_end_object(&j);		/* one too many */
+	assert_int_equal(json_finish(&j), -1);
 	test_capture_end(&cap);
 	free(cap.text);
 }

@@ -92,53 +92,53 @@ static void findings_timelines_json(struct so_json *j, struct so_findings *f)
 	size_t i;
 
 	wt_finish(f->wt);
-	so_json_array(j, "write_timelines");
+	json_array(j, "write_timelines");
 	for (i = 0; i < wt_count(f->wt); i++) {
 		tl = wt_at(f->wt, i);
-		so_json_object(j, NULL);
+		json_object(j, NULL);
 		snprintf(name, sizeof(name), "kn:%s", tl->name);
-		so_json_string(j, "class", tl->name[0] ? name : "");
-		so_json_u64(j, "tid", tl->tid);
-		so_json_string(j, "comm", tl->comm);
-		so_json_string(j, "label", tl->label);
+		json_string(j, "class", tl->name[0] ? name : "");
+		json_u64(j, "tid", tl->tid);
+		json_string(j, "comm", tl->comm);
+		json_string(j, "label", tl->label);
 		if (tl->knob_points) {
 			char points[WT_LABEL_LEN];
 
-			so_json_string(j, "wait_point",
-				       so_knob_points(tl->knob_points, points,
-						      sizeof(points)));
+			json_string(j, "wait_point",
+				    so_knob_points(tl->knob_points, points,
+						   sizeof(points)));
 		} else {
-			so_json_null(j, "wait_point");
+			json_null(j, "wait_point");
 		}
 		if (tl->sleep_ms >= 0)
-			so_json_u64(j, "sleep_after_wait_ms",
-				    (uint64_t)tl->sleep_ms);
+			json_u64(j, "sleep_after_wait_ms",
+				 (uint64_t)tl->sleep_ms);
 		else
-			so_json_null(j, "sleep_after_wait_ms");
-		so_json_u64(j, "waits", tl->nr_waits);
-		so_json_u64(j, "start_ns", tl->start_ns);
-		so_json_bool(j, "done", tl->done);
+			json_null(j, "sleep_after_wait_ms");
+		json_u64(j, "waits", tl->nr_waits);
+		json_u64(j, "start_ns", tl->start_ns);
+		json_bool(j, "done", tl->done);
 		if (tl->done)
-			so_json_i64(j, "ret", tl->ret);
+			json_i64(j, "ret", tl->ret);
 		else
-			so_json_null(j, "ret");
-		so_json_bool(j, "removed", tl->removed);
-		so_json_array(j, "steps");
+			json_null(j, "ret");
+		json_bool(j, "removed", tl->removed);
+		json_array(j, "steps");
 		for (s = 0; s < tl->nr_steps; s++) {
-			so_json_object(j, NULL);
-			so_json_string(j, "step",
-				       wt_step_key(tl->steps[s].kind));
-			so_json_i64(j, "offset_ns",
-				    (int64_t)(tl->steps[s].ts_ns -
-					      tl->start_ns));
-			so_json_u64(j, "tid", tl->steps[s].tid);
-			so_json_end_object(j);
+			json_object(j, NULL);
+			json_string(j, "step",
+				    wt_step_key(tl->steps[s].kind));
+			json_i64(j, "offset_ns",
+				 (int64_t)(tl->steps[s].ts_ns -
+					   tl->start_ns));
+			json_u64(j, "tid", tl->steps[s].tid);
+			json_end_object(j);
 		}
-		so_json_end_array(j);
-		so_json_end_object(j);
+		json_end_array(j);
+		json_end_object(j);
 	}
-	so_json_end_array(j);
-	so_json_u64(j, "write_timelines_dropped", wt_dropped(f->wt));
+	json_end_array(j);
+	json_u64(j, "write_timelines_dropped", wt_dropped(f->wt));
 }
 
 static void findings_text(FILE *out, void *ctx)
@@ -204,17 +204,17 @@ static void findings_json(struct so_json *j, void *ctx)
 	uint32_t prone, gated, no_wait;
 
 	so_findings_counts(f, &prone, &gated, &no_wait);
-	so_json_u64(j, "edges", og_edge_count(f->og));
-	so_json_u64(j, "deadlock_prone", prone);
-	so_json_u64(j, "gated", gated);
-	so_json_raw(j, "cycles", findings_cycles_json, f->og);
+	json_u64(j, "edges", og_edge_count(f->og));
+	json_u64(j, "deadlock_prone", prone);
+	json_u64(j, "gated", gated);
+	json_raw(j, "cycles", findings_cycles_json, f->og);
 	if (f->have_deadlock)
-		so_json_raw(j, "deadlock", findings_deadlock_json,
-			    &f->deadlock);
+		json_raw(j, "deadlock", findings_deadlock_json,
+			 &f->deadlock);
 	else
-		so_json_null(j, "deadlock");
+		json_null(j, "deadlock");
 	findings_timelines_json(j, f);
-	so_json_string(j, "verdict", so_findings_exit_code(f) ? "fail" :
+	json_string(j, "verdict", so_findings_exit_code(f) ? "fail" :
 								"pass");
 }
 

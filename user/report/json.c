@@ -2,7 +2,7 @@
 #include <inttypes.h>
 #include "report/json.h"
 
-void so_json_init(struct so_json *j, FILE *out)
+void json_init(struct so_json *j, FILE *out)
 {
 	j->out = out;
 	j->depth = 0;
@@ -10,7 +10,7 @@ void so_json_init(struct so_json *j, FILE *out)
 	j->overflow = false;
 }
 
-void so_json_escape(FILE *out, const char *s)
+void json_escape(FILE *out, const char *s)
 {
 	const unsigned char *p;
 
@@ -46,7 +46,7 @@ void so_json_escape(FILE *out, const char *s)
 }
 
 /* Comma, newline and indent before a member or element, then its key. */
-static void so_json_member(struct so_json *j, const char *key)
+static void json_member(struct so_json *j, const char *key)
 {
 	int i;
 
@@ -59,14 +59,14 @@ static void so_json_member(struct so_json *j, const char *key)
 		j->need_comma[j->depth] = true;
 	}
 	if (key) {
-		so_json_escape(j->out, key);
+		json_escape(j->out, key);
 		fputs(": ", j->out);
 	}
 }
 
-static void so_json_open(struct so_json *j, const char *key, char bracket)
+static void json_open(struct so_json *j, const char *key, char bracket)
 {
-	so_json_member(j, key);
+	json_member(j, key);
 	fputc(bracket, j->out);
 	if (j->depth + 1 >= SO_JSON_DEPTH) {
 		j->overflow = true;
@@ -76,7 +76,7 @@ static void so_json_open(struct so_json *j, const char *key, char bracket)
 	j->need_comma[j->depth] = false;
 }
 
-static void so_json_close(struct so_json *j, char bracket)
+static void json_close(struct so_json *j, char bracket)
 {
 	bool had_members;
 	int i;
@@ -95,66 +95,66 @@ static void so_json_close(struct so_json *j, char bracket)
 	fputc(bracket, j->out);
 }
 
-void so_json_object(struct so_json *j, const char *key)
+void json_object(struct so_json *j, const char *key)
 {
-	so_json_open(j, key, '{');
+	json_open(j, key, '{');
 }
 
-void so_json_array(struct so_json *j, const char *key)
+void json_array(struct so_json *j, const char *key)
 {
-	so_json_open(j, key, '[');
+	json_open(j, key, '[');
 }
 
-void so_json_end_object(struct so_json *j)
+void json_end_object(struct so_json *j)
 {
-	so_json_close(j, '}');
+	json_close(j, '}');
 }
 
-void so_json_end_array(struct so_json *j)
+void json_end_array(struct so_json *j)
 {
-	so_json_close(j, ']');
+	json_close(j, ']');
 }
 
-void so_json_string(struct so_json *j, const char *key, const char *value)
+void json_string(struct so_json *j, const char *key, const char *value)
 {
-	so_json_member(j, key);
-	so_json_escape(j->out, value);
+	json_member(j, key);
+	json_escape(j->out, value);
 }
 
-void so_json_u64(struct so_json *j, const char *key, uint64_t value)
+void json_u64(struct so_json *j, const char *key, uint64_t value)
 {
-	so_json_member(j, key);
+	json_member(j, key);
 	fprintf(j->out, "%" PRIu64, value);
 }
 
-void so_json_i64(struct so_json *j, const char *key, int64_t value)
+void json_i64(struct so_json *j, const char *key, int64_t value)
 {
-	so_json_member(j, key);
+	json_member(j, key);
 	fprintf(j->out, "%" PRId64, value);
 }
 
-void so_json_bool(struct so_json *j, const char *key, bool value)
+void json_bool(struct so_json *j, const char *key, bool value)
 {
-	so_json_member(j, key);
+	json_member(j, key);
 	fputs(value ? "true" : "false", j->out);
 }
 
-void so_json_null(struct so_json *j, const char *key)
+void json_null(struct so_json *j, const char *key)
 {
-	so_json_member(j, key);
+	json_member(j, key);
 	fputs("null", j->out);
 }
 
-int so_json_finish(struct so_json *j)
+int json_finish(struct so_json *j)
 {
 	fputc('\n', j->out);
 	return j->depth || j->overflow ? -1 : 0;
 }
 
-void so_json_raw(struct so_json *j, const char *key,
-		 int (*write_value)(void *ctx, FILE *out), void *ctx)
+void json_raw(struct so_json *j, const char *key,
+	      int (*write_value)(void *ctx, FILE *out), void *ctx)
 {
-	so_json_member(j, key);
+	json_member(j, key);
 	if (write_value(ctx, j->out))
 		fputs("null", j->out);
 }

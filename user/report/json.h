@@ -20,23 +20,23 @@ struct so_json {
 	bool overflow;		/* nested deeper than SO_JSON_DEPTH: a bug */
 };
 
-void so_json_init(struct so_json *j, FILE *out);
+void json_init(struct so_json *j, FILE *out);
 /* key is NULL inside arrays and at the top level. */
-void so_json_object(struct so_json *j, const char *key);
-void so_json_array(struct so_json *j, const char *key);
-void so_json_end_object(struct so_json *j);
-void so_json_end_array(struct so_json *j);
-void so_json_string(struct so_json *j, const char *key, const char *value);
-void so_json_u64(struct so_json *j, const char *key, uint64_t value);
-void so_json_i64(struct so_json *j, const char *key, int64_t value);
-void so_json_bool(struct so_json *j, const char *key, bool value);
-void so_json_null(struct so_json *j, const char *key);
+void json_object(struct so_json *j, const char *key);
+void json_array(struct so_json *j, const char *key);
+void json_end_object(struct so_json *j);
+void json_end_array(struct so_json *j);
+void json_string(struct so_json *j, const char *key, const char *value);
+void json_u64(struct so_json *j, const char *key, uint64_t value);
+void json_i64(struct so_json *j, const char *key, int64_t value);
+void json_bool(struct so_json *j, const char *key, bool value);
+void json_null(struct so_json *j, const char *key);
 /* A member whose value another writer prints whole (a JSON value). */
-void so_json_raw(struct so_json *j, const char *key,
-		 int (*write_value)(void *ctx, FILE *out), void *ctx);
+void json_raw(struct so_json *j, const char *key,
+	      int (*write_value)(void *ctx, FILE *out), void *ctx);
 /* Ends the document with a newline; returns -1 if nesting went wrong. */
-int so_json_finish(struct so_json *j);
+int json_finish(struct so_json *j);
 /* Writes s as a JSON string literal, quotes included. */
-void so_json_escape(FILE *out, const char *s);
+void json_escape(FILE *out, const char *s);
 
 #endif /* SO_JSON_H */

@@ -12,13 +12,13 @@
 static void so_json_timing(struct so_json *j, const char *prefix_key,
 			   const struct so_timing *t)
 {
-	so_json_object(j, prefix_key);
-	so_json_u64(j, "count", t->count);
-	so_json_u64(j, "total_ns", t->total_ns);
-	so_json_u64(j, "max_ns", t->max_ns);
-	so_json_u64(j, "min_ns", t->count ? t->min_ns : 0);
-	so_json_u64(j, "avg_ns", so_timing_avg(t));
-	so_json_end_object(j);
+	json_object(j, prefix_key);
+	json_u64(j, "count", t->count);
+	json_u64(j, "total_ns", t->total_ns);
+	json_u64(j, "max_ns", t->max_ns);
+	json_u64(j, "min_ns", t->count ? t->min_ns : 0);
+	json_u64(j, "avg_ns", so_timing_avg(t));
+	json_end_object(j);
 }
 
 static void so_json_errnos(struct so_json *j, const char *key,
@@ -27,20 +27,20 @@ static void so_json_errnos(struct so_json *j, const char *key,
 	char buf[SO_DURATION_LEN];
 	uint32_t i;
 
-	so_json_array(j, key);
+	json_array(j, key);
 	for (i = 0; i < e->len; i++) {
-		so_json_object(j, NULL);
-		so_json_string(j, "errno", units_errno(e->slots[i].err, buf));
-		so_json_u64(j, "count", e->slots[i].count);
-		so_json_end_object(j);
+		json_object(j, NULL);
+		json_string(j, "errno", units_errno(e->slots[i].err, buf));
+		json_u64(j, "count", e->slots[i].count);
+		json_end_object(j);
 	}
 	if (e->other) {
-		so_json_object(j, NULL);
-		so_json_string(j, "errno", "other");
-		so_json_u64(j, "count", e->other);
-		so_json_end_object(j);
+		json_object(j, NULL);
+		json_string(j, "errno", "other");
+		json_u64(j, "count", e->other);
+		json_end_object(j);
 	}
-	so_json_end_array(j);
+	json_end_array(j);
 }
 
 static void so_json_session(struct so_json *j, const struct so_report *r)
@@ -48,60 +48,60 @@ static void so_json_session(struct so_json *j, const struct so_report *r)
 	const struct so_session_info *info = r->info;
 	uint32_t i;
 
-	so_json_object(j, "session");
-	so_json_string(j, "tool", info->tool);
-	so_json_string(j, "kernel", info->kernel);
-	so_json_string(j, "test", info->test);
-	so_json_u64(j, "start_realtime_ns", info->start_realtime_ns);
-	so_json_u64(j, "duration_ns", so_report_duration_ns(r));
-	so_json_bool(j, "complete", r->end != NULL);
-	so_json_string(j, "module_params", info->module_params);
-	so_json_object(j, "filters");
-	so_json_string(j, "module", info->module_filter);
-	so_json_string(j, "path_prefix", info->path_prefix);
-	so_json_u64(j, "pid", info->pid_filter);
-	so_json_end_object(j);
-	so_json_array(j, "knobs");
+	json_object(j, "session");
+	json_string(j, "tool", info->tool);
+	json_string(j, "kernel", info->kernel);
+	json_string(j, "test", info->test);
+	json_u64(j, "start_realtime_ns", info->start_realtime_ns);
+	json_u64(j, "duration_ns", so_report_duration_ns(r));
+	json_bool(j, "complete", r->end != NULL);
+	json_string(j, "module_params", info->module_params);
+	json_object(j, "filters");
+	json_string(j, "module", info->module_filter);
+	json_string(j, "path_prefix", info->path_prefix);
+	json_u64(j, "pid", info->pid_filter);
+	json_end_object(j);
+	json_array(j, "knobs");
 	for (i = 0; i < info->nr_knobs; i++) {
-		so_json_object(j, NULL);
-		so_json_string(j, "name", info->knobs[i].name);
-		so_json_string(j, "value", info->knobs[i].value);
-		so_json_end_object(j);
+		json_object(j, NULL);
+		json_string(j, "name", info->knobs[i].name);
+		json_string(j, "value", info->knobs[i].value);
+		json_end_object(j);
 	}
-	so_json_end_array(j);
+	json_end_array(j);
 	if (info->knobs_note[0])	/* only when there are none */
-		so_json_string(j, "knobs_note", info->knobs_note);
-	so_json_array(j, "probes");
+		json_string(j, "knobs_note", info->knobs_note);
+	json_array(j, "probes");
 	for (i = 0; i < info->nr_probes; i++) {
-		so_json_object(j, NULL);
-		so_json_string(j, "name", info->probes[i].name);
-		so_json_string(j, "mode",
-			       so_probe_mode_name(info->probes[i].mode));
-		so_json_end_object(j);
+		json_object(j, NULL);
+		json_string(j, "name", info->probes[i].name);
+		json_string(j, "mode",
+			    so_probe_mode_name(info->probes[i].mode));
+		json_end_object(j);
 	}
-	so_json_end_array(j);
-	so_json_end_object(j);
+	json_end_array(j);
+	json_end_object(j);
 }
 
 static void so_json_events(struct so_json *j, const struct so_stats *st)
 {
 	uint32_t type;
 
-	so_json_object(j, "events");
-	so_json_u64(j, "received", st->nr_events);
-	so_json_object(j, "by_type");
+	json_object(j, "events");
+	json_u64(j, "received", st->nr_events);
+	json_object(j, "by_type");
 	for (type = 1; type < SO_EV_NR; type++)
-		so_json_u64(j, so_event_type_name(type), st->by_type[type]);
-	so_json_end_object(j);
-	so_json_end_object(j);
+		json_u64(j, so_event_type_name(type), st->by_type[type]);
+	json_end_object(j);
+	json_end_object(j);
 }
 
 static void so_json_class_head(struct so_json *j,
 			       const struct so_class_row *row)
 {
-	so_json_object(j, NULL);
-	so_json_string(j, "class", row->name);
-	so_json_string(j, "type", row->type);
+	json_object(j, NULL);
+	json_string(j, "class", row->name);
+	json_string(j, "type", row->type);
 }
 
 static void so_json_classes(struct so_json *j, struct so_class_rows *rows)
@@ -111,72 +111,72 @@ static void so_json_classes(struct so_json *j, struct so_class_rows *rows)
 	size_t i;
 
 	so_class_rows_sort(rows, SO_ROWS_BY_WAIT);
-	so_json_array(j, "contention");
+	json_array(j, "contention");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (!c->wait.count)
 			continue;
 		so_json_class_head(j, &rows->rows[i]);
 		so_json_timing(j, "wait", &c->wait);
-		so_json_end_object(j);
+		json_end_object(j);
 	}
-	so_json_end_array(j);
+	json_end_array(j);
 
 	so_class_rows_sort(rows, SO_ROWS_BY_HOLD);
-	so_json_array(j, "holds");
+	json_array(j, "holds");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (!c->hold.count)
 			continue;
 		so_json_class_head(j, &rows->rows[i]);
 		so_json_timing(j, "hold", &c->hold);
-		so_json_array(j, "histogram");
+		json_array(j, "histogram");
 		for (b = 0; b < SO_HIST_BUCKETS; b++) {
 			if (!c->hold_hist.buckets[b])
 				continue;
-			so_json_object(j, NULL);
-			so_json_u64(j, "log2_ns", b);
-			so_json_u64(j, "count", c->hold_hist.buckets[b]);
-			so_json_end_object(j);
+			json_object(j, NULL);
+			json_u64(j, "log2_ns", b);
+			json_u64(j, "count", c->hold_hist.buckets[b]);
+			json_end_object(j);
 		}
-		so_json_end_array(j);
-		so_json_end_object(j);
+		json_end_array(j);
+		json_end_object(j);
 	}
-	so_json_end_array(j);
+	json_end_array(j);
 
 	so_class_rows_sort(rows, SO_ROWS_BY_KERNFS);
-	so_json_array(j, "kernfs");
+	json_array(j, "kernfs");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (SO_CLASS_KIND(c->class_id) != SO_CLASS_KN)
 			continue;
 		so_json_class_head(j, &rows->rows[i]);
-		so_json_u64(j, "gets", c->kn_gets);
-		so_json_u64(j, "refused", c->kn_refused);
-		so_json_u64(j, "puts", c->kn_puts);
-		so_json_u64(j, "drains", c->kn_drains);
-		so_json_u64(j, "drain_waits", c->kn_drain_waits);
+		json_u64(j, "gets", c->kn_gets);
+		json_u64(j, "refused", c->kn_refused);
+		json_u64(j, "puts", c->kn_puts);
+		json_u64(j, "drains", c->kn_drains);
+		json_u64(j, "drain_waits", c->kn_drain_waits);
 		so_json_timing(j, "drain", &c->drain);
-		so_json_u64(j, "writes", c->writes);
-		so_json_u64(j, "write_bytes", c->write_bytes);
-		so_json_u64(j, "write_errors", c->write_errors);
+		json_u64(j, "writes", c->writes);
+		json_u64(j, "write_bytes", c->write_bytes);
+		json_u64(j, "write_errors", c->write_errors);
 		so_json_timing(j, "write_time", &c->write_time);
-		so_json_end_object(j);
+		json_end_object(j);
 	}
-	so_json_end_array(j);
+	json_end_array(j);
 
-	so_json_array(j, "module_refs");
+	json_array(j, "module_refs");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (!(c->mod_gets + c->mod_get_fails + c->mod_puts))
 			continue;
 		so_json_class_head(j, &rows->rows[i]);
-		so_json_u64(j, "gets", c->mod_gets);
-		so_json_u64(j, "refused", c->mod_get_fails);
-		so_json_u64(j, "puts", c->mod_puts);
-		so_json_end_object(j);
+		json_u64(j, "gets", c->mod_gets);
+		json_u64(j, "refused", c->mod_get_fails);
+		json_u64(j, "puts", c->mod_puts);
+		json_end_object(j);
 	}
-	so_json_end_array(j);
+	json_end_array(j);
 }
 
 static void so_json_removals(struct so_json *j, const struct so_stats *st)
@@ -184,41 +184,41 @@ static void so_json_removals(struct so_json *j, const struct so_stats *st)
 	const struct so_module_ops *mods = &st->modules;
 	uint32_t i;
 
-	so_json_object(j, "modules");
+	json_object(j, "modules");
 	so_json_timing(j, "load", &mods->load);
-	so_json_u64(j, "load_failed", mods->load_fails);
+	json_u64(j, "load_failed", mods->load_fails);
 	so_json_errnos(j, "load_errors", &mods->load_errnos);
 	so_json_timing(j, "delete", &mods->delete);
-	so_json_u64(j, "delete_failed", mods->delete_fails);
+	json_u64(j, "delete_failed", mods->delete_fails);
 	so_json_errnos(j, "delete_errors", &mods->delete_errnos);
-	so_json_end_object(j);
+	json_end_object(j);
 	so_json_errnos(j, "write_errors", &st->write_errnos);
-	so_json_array(j, "devices");
+	json_array(j, "devices");
 	for (i = 0; i < st->nr_devices; i++) {
-		so_json_object(j, NULL);
-		so_json_string(j, "function",
-			       st->devices[i].kind == SO_DEV_GENDISK ?
+		json_object(j, NULL);
+		json_string(j, "function",
+			    st->devices[i].kind == SO_DEV_GENDISK ?
 				       "del_gendisk" : "misc_deregister");
-		so_json_string(j, "name", st->devices[i].name);
+		json_string(j, "name", st->devices[i].name);
 		so_json_timing(j, "removal", &st->devices[i].removal);
-		so_json_end_object(j);
+		json_end_object(j);
 	}
-	so_json_end_array(j);
+	json_end_array(j);
 }
 
 static void so_json_losses(struct so_json *j, const struct so_report *r)
 {
 	uint32_t i;
 
-	so_json_object(j, "losses");
+	json_object(j, "losses");
 	for (i = 0; i < SO_CNT_NR; i++)
-		so_json_u64(j, so_counter_name(i), so_report_counter(r, i));
-	so_json_u64(j, "malformed_records", r->malformed);
-	so_json_u64(j, "uncounted_nomem", r->stats->nomem);
-	so_json_u64(j, "unpaired_ends", r->stats->unpaired);
-	so_json_u64(j, "edges_recovered", r->edges_recovered);
-	so_json_bool(j, "dropped", so_report_lost_events(r));
-	so_json_end_object(j);
+		json_u64(j, so_counter_name(i), so_report_counter(r, i));
+	json_u64(j, "malformed_records", r->malformed);
+	json_u64(j, "uncounted_nomem", r->stats->nomem);
+	json_u64(j, "unpaired_ends", r->stats->unpaired);
+	json_u64(j, "edges_recovered", r->edges_recovered);
+	json_bool(j, "dropped", so_report_lost_events(r));
+	json_end_object(j);
 }
 
 void so_summary_json(FILE *out, const struct so_report *r)
@@ -229,19 +229,19 @@ void so_summary_json(FILE *out, const struct so_report *r)
 
 	so_stats_finish(r->stats);
 	so_class_rows_build(&rows, r);
-	so_json_init(&j, out);
-	so_json_object(&j, NULL);
-	so_json_string(&j, "schema", SO_JSON_SCHEMA);
+	json_init(&j, out);
+	json_object(&j, NULL);
+	json_string(&j, "schema", SO_JSON_SCHEMA);
 	so_json_session(&j, r);
 	so_json_events(&j, r->stats);
 	so_json_classes(&j, &rows);
 	so_json_removals(&j, r->stats);
 	so_json_losses(&j, r);
-	so_json_object(&j, "analysis");
+	json_object(&j, "analysis");
 	if (hooks && hooks->analysis_json)
 		hooks->analysis_json(&j, hooks->ctx);
-	so_json_end_object(&j);
-	so_json_end_object(&j);
-	so_json_finish(&j);
+	json_end_object(&j);
+	json_end_object(&j);
+	json_finish(&j);
 	so_class_rows_free(&rows);
 }
