@@ -91,9 +91,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run.ksyms = ksyms_new();
 	so_stats_init(&stats);
 	so_pipeline_init(&run.pipe);
-	run.pipe.names = so_names_new(run.ksyms);
+	run.pipe.names = names_new(run.ksyms);
 	run.pipe.stats = &stats;
-	so_stream_init(&stream, sink, run.pipe.names, true, 0);
+	stream_init(&stream, sink, run.pipe.names, true, 0);
 	run.pipe.stream = &stream;
 	tf_read(in, "fuzz.dat", &handlers, &run, err, sizeof(err));
 	fclose(in);
@@ -106,9 +106,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rep.malformed = run.pipe.nr_malformed;
 	so_summary_text(sink, &rep);
 	so_summary_json(sink, &rep);
-	so_stream_fini(&stream);
+	stream_fini(&stream);
 
-	so_names_free(run.pipe.names);
+	names_free(run.pipe.names);
 	so_pipeline_fini(&run.pipe);
 	so_stats_fini(&stats);
 	ksyms_free(run.ksyms);

@@ -13,17 +13,17 @@ static void test_escape_str(void **state)
 
 	(void)state;
 	snprintf(s, sizeof(s), "plain name/with-dash_1");
-	so_escape_str(s, sizeof(s));
+	record_escape_str(s, sizeof(s));
 	assert_string_equal(s, "plain name/with-dash_1");
 	snprintf(s, sizeof(s), "\x1b[31mred\x07\x7f\n");
-	so_escape_str(s, sizeof(s));
+	record_escape_str(s, sizeof(s));
 	assert_string_equal(s, "\\x1b[31mred\\x07\\x7f\\x0a");
 	snprintf(s, sizeof(s), "a\\b");
-	so_escape_str(s, sizeof(s));
+	record_escape_str(s, sizeof(s));
 	assert_string_equal(s, "a\\\\b");
 	/* UTF-8 passes as it is. */
 	snprintf(s, sizeof(s), "caf\xc3\xa9");
-	so_escape_str(s, sizeof(s));
+	record_escape_str(s, sizeof(s));
 	assert_string_equal(s, "caf\xc3\xa9");
 }
 
@@ -34,11 +34,11 @@ static void test_escape_bounds(void **state)
 
 	(void)state;
 	memset(comm, '\x1b', sizeof(comm));	/* not even terminated */
-	so_escape_str(comm, sizeof(comm));
+	record_escape_str(comm, sizeof(comm));
 	assert_string_equal(comm, "\\x1b\\x1b\\x1b");
 	memcpy(comm, "abcdefghijklm\x1b", 15);
 	comm[15] = 0;
-	so_escape_str(comm, sizeof(comm));
+	record_escape_str(comm, sizeof(comm));
 	assert_string_equal(comm, "abcdefghijklm");
 }
 
@@ -54,7 +54,7 @@ static void test_record_copy_escapes(void **state)
 	snprintf(in.ev.name, sizeof(in.ev.name), "kn\x1b[2J");
 	snprintf(in.val.comm, sizeof(in.val.comm), "\x9bok\x1b");
 	snprintf(in.to_name, sizeof(in.to_name), "to\rname");
-	so_record_copy(&out, &in, sizeof(in));
+	record_copy(&out, &in, sizeof(in));
 	assert_string_equal(out.ev.comm, "\\x1b]0;pwn\\x07");
 	assert_string_equal(out.ev.name, "kn\\x1b[2J");
 	assert_string_equal(out.val.comm, "\x9bok\\x1b");

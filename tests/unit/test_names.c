@@ -20,43 +20,43 @@ static struct ksyms *test_ksyms(void)
 
 static void test_class_names(void **state)
 {
-	struct so_names *names = so_names_new(NULL);
+	struct so_names *names = names_new(NULL);
 	char buf[SO_CLASS_NAME_LEN];
 	struct so_event ev;
 
 	ev = test_event(SO_EV_KN_WRITE_BEGIN, 1, 7, KN_X,
 			"test_sysfs0/test_dev_x");
-	so_names_observe(names, &ev, NULL);
+	names_observe(names, &ev, NULL);
 	ev = test_event(SO_EV_MOD_GET, 2, 7, MOD_TS, "test_sysfs");
-	so_names_observe(names, &ev, NULL);
+	names_observe(names, &ev, NULL);
 	ev = test_event(SO_EV_MUTEX_INIT, 3, 7, MTX_CFG,
 			"&test_dev->config_mutex");
-	so_names_observe(names, &ev, NULL);
+	names_observe(names, &ev, NULL);
 	/* A device name is not its class's name. */
 	ev = test_event(SO_EV_DEL_GENDISK_BEGIN, 4, 7, KN_Y, "test_blk0");
-	so_names_observe(names, &ev, NULL);
+	names_observe(names, &ev, NULL);
 
-	assert_string_equal(so_names_class(names, KN_X, buf, sizeof(buf)),
+	assert_string_equal(names_class(names, KN_X, buf, sizeof(buf)),
 			    "kn:test_sysfs0/test_dev_x");
-	assert_string_equal(so_names_class(names, MOD_TS, buf, sizeof(buf)),
+	assert_string_equal(names_class(names, MOD_TS, buf, sizeof(buf)),
 			    "mod:test_sysfs");
-	assert_string_equal(so_names_class(names, MTX_CFG, buf, sizeof(buf)),
+	assert_string_equal(names_class(names, MTX_CFG, buf, sizeof(buf)),
 			    "&test_dev->config_mutex");
-	assert_string_equal(so_names_class(names, RTNL, buf, sizeof(buf)),
+	assert_string_equal(names_class(names, RTNL, buf, sizeof(buf)),
 			    "rtnl_mutex");
-	assert_string_equal(so_names_class(names, KN_Y, buf, sizeof(buf)),
+	assert_string_equal(names_class(names, KN_Y, buf, sizeof(buf)),
 			    "kn:#2222");
-	assert_string_equal(so_names_class(names, 0x7700000000000001ULL, buf,
-					   sizeof(buf)),
+	assert_string_equal(names_class(names, 0x7700000000000001ULL, buf,
+					sizeof(buf)),
 			    "class#7700000000000001");
-	so_names_free(names);
+	names_free(names);
 }
 
 static void test_lock_names(void **state)
 {
 	char want[256];
 	struct ksyms *ks = test_ksyms();
-	struct so_names *names = so_names_new(ks);
+	struct so_names *names = names_new(ks);
 	uint64_t static_id = SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_STATIC);
 	uint64_t dyn_id = SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_DYNAMIC);
 	uint64_t anon_id = SO_CLASS_MAKE(SO_CLASS_LOCK, 0xffff888000000040ULL);
@@ -71,20 +71,20 @@ static void test_lock_names(void **state)
 	struct so_event ev;
 
 	/* Static: named by its symbol even without an event's object. */
-	assert_string_equal(so_names_class(names, static_id, buf, sizeof(buf)),
+	assert_string_equal(names_class(names, static_id, buf, sizeof(buf)),
 			    "rtnl_mutex");
 	/* Dynamic: by the first function that took it, past the plumbing. */
 	ev = test_event(SO_EV_LOCK_ACQUIRED, 1, 7, dyn_id, NULL);
 	ev.obj = LOCK_DYNAMIC;
-	so_names_observe(names, &ev, &stack);
-	assert_string_equal(so_names_class(names, dyn_id, buf, sizeof(buf)),
+	names_observe(names, &ev, &stack);
+	assert_string_equal(names_class(names, dyn_id, buf, sizeof(buf)),
 			    "mutex@test_dev_x_store");
 	/* Neither: a handle, never the address. */
 	snprintf(want, sizeof(want), "lock#%04x",
 		 addr_handle(0xffff888000000040ULL));
-	assert_string_equal(so_names_class(names, anon_id, buf, sizeof(buf)),
+	assert_string_equal(names_class(names, anon_id, buf, sizeof(buf)),
 			    want);
-	assert_int_equal(so_names_lock_addrs(names, addrs, 4), 1);
+	assert_int_equal(names_lock_addrs(names, addrs, 4), 1);
 	assert_true(addrs[0] == LOCK_DYNAMIC);
 	/* A module's static mutex the probes named ("%ps") while the
 	 * module was loaded: that name, without " [module]", although
@@ -92,16 +92,16 @@ static void test_lock_names(void **state)
 	ev = test_event(SO_EV_LOCK_ACQUIRED, 2, 7, mod_id,
 			"reset_mutex [test_sysfs]");
 	ev.obj = 0xffffffffc04552c0ULL;
-	so_names_observe(names, &ev, NULL);
-	assert_string_equal(so_names_class(names, mod_id, buf, sizeof(buf)),
+	names_observe(names, &ev, NULL);
+	assert_string_equal(names_class(names, mod_id, buf, sizeof(buf)),
 			    "reset_mutex");
-	so_names_free(names);
+	names_free(names);
 	ksyms_free(ks);
 }
 
 static void test_edge_names(void **state)
 {
-	struct so_names *names = so_names_new(NULL);
+	struct so_names *names = names_new(NULL);
 	char buf[SO_CLASS_NAME_LEN];
 	struct so_edge_event edge;
 
@@ -111,12 +111,12 @@ static void test_edge_names(void **state)
 	edge.key.from_class = KN_Y;
 	edge.key.to_class = MTX_CFG;
 	strcpy(edge.to_name, "&test_dev->config_mutex");
-	so_names_observe(names, &edge.ev, NULL);
-	assert_string_equal(so_names_class(names, KN_Y, buf, sizeof(buf)),
+	names_observe(names, &edge.ev, NULL);
+	assert_string_equal(names_class(names, KN_Y, buf, sizeof(buf)),
 			    "kn:test_sysfs0/test_dev_y");
-	assert_string_equal(so_names_class(names, MTX_CFG, buf, sizeof(buf)),
+	assert_string_equal(names_class(names, MTX_CFG, buf, sizeof(buf)),
 			    "&test_dev->config_mutex");
-	so_names_free(names);
+	names_free(names);
 }
 
 static void test_type_names(void **state)
@@ -124,21 +124,22 @@ static void test_type_names(void **state)
 	uint32_t type;
 
 	for (type = 1; type < SO_EV_NR; type++) {
-		assert_string_not_equal(so_event_type_name(type), "?");
-		assert_true(strlen(so_event_type_name(type)) <= 12);
+		assert_string_not_equal(names_event_type(type), "?");
+		assert_true(strlen(names_event_type(type)) <= 12);
 	}
-	assert_string_equal(so_event_type_name(0), "?");
-	assert_string_equal(so_event_type_name(SO_EV_NR), "?");
-	assert_string_equal(so_class_kind_name(SO_CLASS_KN), "kernfs");
-	assert_string_equal(so_class_kind_name(SO_CLASS_RTNL), "mutex");
-	assert_string_equal(so_counter_name(SO_CNT_RB_DROPS), "rb_drops");
-	assert_string_equal(so_counter_name(SO_CNT_NR), "?");
+	assert_string_equal(names_event_type(0), "?");
+	assert_string_equal(names_event_type(SO_EV_NR), "?");
+	assert_string_equal(names_class_kind(SO_CLASS_KN), "kernfs");
+	assert_string_equal(names_class_kind(SO_CLASS_RTNL), "mutex");
+	assert_string_equal(names_counter(SO_CNT_RB_DROPS), "rb_drops");
+	assert_string_equal(names_counter(SO_CNT_NR), "?");
 	/* Every counter is a JSON key: one without a name was "?". */
 	for (type = 0; type < SO_CNT_NR; type++) {
-		assert_string_not_equal(so_counter_name(type), "?");
-		assert_string_not_equal(so_counter_desc(type), "?");
+		assert_string_not_equal(names_counter(type), "?");
+		assert_string_not_equal(names_counter_desc(type), "?");
 	}
-	assert_true(so_class_addr(SO_CLASS_MAKE(SO_CLASS_LOCK, LOCK_STATIC)) ==
+	assert_true(names_class_addr(SO_CLASS_MAKE(SO_CLASS_LOCK,
+						   LOCK_STATIC)) ==
 		    LOCK_STATIC);
 }
 

@@ -6,28 +6,28 @@
 static const char *stream_scenario(struct test_capture *cap, bool colour)
 {
 	struct so_edge_event evs[32];
-	struct so_names *names = so_names_new(NULL);
+	struct so_names *names = names_new(NULL);
 	struct so_stream s;
 	size_t sizes[32], n, i;
 
 	n = test_scenario(evs, sizes);
-	so_stream_init(&s, test_capture_begin(cap), names, colour,
-		       1000000000ULL);
-	so_stream_header(&s);
+	stream_init(&s, test_capture_begin(cap), names, colour,
+		    1000000000ULL);
+	stream_header(&s);
 	for (i = 0; i < n; i++) {
-		so_names_observe(names, &evs[i].ev, NULL);
-		so_stream_event(&s, &evs[i].ev);
+		names_observe(names, &evs[i].ev, NULL);
+		stream_event(&s, &evs[i].ev);
 	}
-	so_stream_finding(&s, 1000000000ULL + 1008000000ULL,
-			  "DEADLOCK-PRONE", "%s -> %s -> %s",
-			  "kn:test_sysfs0/test_dev_x",
-			  "&test_dev->config_mutex",
-			  "kn:test_sysfs0/test_dev_x");
+	stream_finding(&s, 1000000000ULL + 1008000000ULL,
+		       "DEADLOCK-PRONE", "%s -> %s -> %s",
+		       "kn:test_sysfs0/test_dev_x",
+		       "&test_dev->config_mutex",
+		       "kn:test_sysfs0/test_dev_x");
 	/* Nothing left out: each lock is taken in a store or a removal. */
 	assert_int_equal(s.nr_hidden, 0);
 	assert_int_equal(s.nr_lines, n + 1);
-	so_stream_fini(&s);
-	so_names_free(names);
+	stream_fini(&s);
+	names_free(names);
 	return test_capture_end(cap);
 }
 
@@ -72,8 +72,8 @@ static void test_colour(void **state)
 /* As the live run does: names first, then the line. */
 static void show(struct so_stream *s, const struct so_event *ev)
 {
-	so_names_observe(s->names, ev, NULL);
-	so_stream_event(s, ev);
+	names_observe(s->names, ev, NULL);
+	stream_event(s, ev);
 }
 
 static void feed_noise_and_store(struct so_stream *s)
@@ -110,11 +110,11 @@ static void feed_noise_and_store(struct so_stream *s)
 
 static void test_follows_the_driver(void **state)
 {
-	struct so_names *names = so_names_new(NULL);
+	struct so_names *names = names_new(NULL);
 	struct test_capture cap;
 	struct so_stream s;
 
-	so_stream_init(&s, test_capture_begin(&cap), names, false, 1000);
+	stream_init(&s, test_capture_begin(&cap), names, false, 1000);
 	feed_noise_and_store(&s);
 	test_capture_end(&cap);
 	assert_null(strstr(cap.text, "module_mutex"));
@@ -124,9 +124,9 @@ static void test_follows_the_driver(void **state)
 	assert_int_equal(s.nr_hidden, 3);
 	assert_int_equal(s.nr_lines, 5);
 	free(cap.text);
-	so_stream_fini(&s);
+	stream_fini(&s);
 
-	so_stream_init(&s, test_capture_begin(&cap), names, false, 1000);
+	stream_init(&s, test_capture_begin(&cap), names, false, 1000);
 	s.all = true;
 	feed_noise_and_store(&s);
 	test_capture_end(&cap);
@@ -134,8 +134,8 @@ static void test_follows_the_driver(void **state)
 	assert_int_equal(s.nr_hidden, 0);
 	assert_int_equal(s.nr_lines, 8);
 	free(cap.text);
-	so_stream_fini(&s);
-	so_names_free(names);
+	stream_fini(&s);
+	names_free(names);
 	(void)state;
 }
 
@@ -143,21 +143,21 @@ static void test_follows_the_driver(void **state)
  * origin back until a line is out; after that, it shows as the origin. */
 static void test_never_negative(void **state)
 {
-	struct so_names *names = so_names_new(NULL);
+	struct so_names *names = names_new(NULL);
 	struct test_capture cap;
 	struct so_stream s;
 	struct so_event ev;
 	const char *line;
 
-	so_stream_init(&s, test_capture_begin(&cap), names, false,
-		       5000000000ULL);
+	stream_init(&s, test_capture_begin(&cap), names, false,
+		    5000000000ULL);
 	s.all = true;	/* lock events of no class: shown with -v */
 	ev = test_event(SO_EV_LOCK_ACQUIRED, 4966112000ULL, 7, 0, NULL);
-	so_stream_event(&s, &ev);	/* before t0: the new origin */
+	stream_event(&s, &ev);	/* before t0: the new origin */
 	ev.ts_ns = 4967112000ULL;
-	so_stream_event(&s, &ev);	/* 1 ms later */
+	stream_event(&s, &ev);	/* 1 ms later */
 	ev.ts_ns = 4900000000ULL;
-	so_stream_event(&s, &ev);	/* older than the origin */
+	stream_event(&s, &ev);	/* older than the origin */
 	test_capture_end(&cap);
 	assert_null(strstr(cap.text, "-0."));
 	assert_int_equal(strncmp(cap.text, "  0.000000 ", 11), 0);
@@ -166,41 +166,41 @@ static void test_never_negative(void **state)
 	line = strchr(line, '\n') + 1;
 	assert_int_equal(strncmp(line, "  0.000000 ", 11), 0);
 	free(cap.text);
-	so_stream_fini(&s);
-	so_names_free(names);
+	stream_fini(&s);
+	names_free(names);
 	(void)state;
 }
 
 static void test_details(void **state)
 {
 	char want[256];
-	struct so_names *names = so_names_new(NULL);
+	struct so_names *names = names_new(NULL);
 	struct so_stream s;
 	char buf[200];
 	struct so_event ev;
 
-	so_stream_init(&s, stdout, names, false, 0);
+	stream_init(&s, stdout, names, false, 0);
 	ev = test_event(SO_EV_KN_WRITE_END, 1, 7, 0, NULL);
 	ev.obj = 0;
 	ev.ret = 3;
-	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+	assert_string_equal(stream_details(&s, &ev, buf, sizeof(buf)),
 			    "ret=3");
 	ev.ret = -11;
-	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+	assert_string_equal(stream_details(&s, &ev, buf, sizeof(buf)),
 			    "-EAGAIN");
 	ev.ret = -300;
-	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+	assert_string_equal(stream_details(&s, &ev, buf, sizeof(buf)),
 			    "-E300");
 	ev = test_event(SO_EV_MOD_LOAD_BEGIN, 1, 7, 0, NULL);
-	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+	assert_string_equal(stream_details(&s, &ev, buf, sizeof(buf)),
 			    "finit_module");
 	ev = test_event(SO_EV_MUTEX_INIT, 1, 7, MTX_CFG, "&x->lock");
 	ev.obj = 0xffff888000001000ULL;
 	snprintf(want, sizeof(want), "&x->lock as lock#%04x",
 		 addr_handle(0xffff888000001000ULL));
-	assert_string_equal(so_stream_details(&s, &ev, buf, sizeof(buf)),
+	assert_string_equal(stream_details(&s, &ev, buf, sizeof(buf)),
 			    want);
-	so_names_free(names);
+	names_free(names);
 }
 
 int main(void)

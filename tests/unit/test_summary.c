@@ -27,7 +27,7 @@ static void run_init(struct run *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->ksyms = ksyms_new();
-	r->names = so_names_new(r->ksyms);
+	r->names = names_new(r->ksyms);
 	so_stats_init(&r->stats);
 	so_pipeline_init(&r->pipe);
 	r->pipe.names = r->names;
@@ -43,7 +43,7 @@ static void run_fini(struct run *r)
 	so_findings_fini(&r->findings);
 	so_pipeline_fini(&r->pipe);
 	so_stats_fini(&r->stats);
-	so_names_free(r->names);
+	names_free(r->names);
 	ksyms_free(r->ksyms);
 }
 
@@ -56,13 +56,13 @@ static void fill_info(struct so_session_info *info)
 	strcpy(info->module_params, "enable_lock=1 enable_lock_on_rmmod=1");
 	info->start_realtime_ns = 1700000000000000000ULL;
 	info->start_mono_ns = 1000000000ULL;
-	so_session_add_probe(info, "kernfs_fop_write_iter", SO_PROBE_FENTRY);
-	so_session_add_probe(info, "kernfs_get_active", SO_PROBE_FEXIT);
-	so_session_add_probe(info, "kernfs_put_active", SO_PROBE_FENTRY);
-	so_session_add_probe(info, "kernfs_drain", SO_PROBE_FENTRY);
-	so_session_add_probe(info, "try_module_get", SO_PROBE_FEXIT);
-	so_session_add_probe(info, "contention_begin", SO_PROBE_TRACEPOINT);
-	so_session_add_probe(info, "misc_deregister", SO_PROBE_MISSING);
+	tf_session_add_probe(info, "kernfs_fop_write_iter", SO_PROBE_FENTRY);
+	tf_session_add_probe(info, "kernfs_get_active", SO_PROBE_FEXIT);
+	tf_session_add_probe(info, "kernfs_put_active", SO_PROBE_FENTRY);
+	tf_session_add_probe(info, "kernfs_drain", SO_PROBE_FENTRY);
+	tf_session_add_probe(info, "try_module_get", SO_PROBE_FEXIT);
+	tf_session_add_probe(info, "contention_begin", SO_PROBE_TRACEPOINT);
+	tf_session_add_probe(info, "misc_deregister", SO_PROBE_MISSING);
 }
 
 static void fill_end(struct so_session_end *end, uint64_t drops)
@@ -109,7 +109,7 @@ static void test_text_golden(void **state)
 
 	run_init(&r);
 	fill_info(&r.info);
-	so_session_add_knob(&r.info, "kernfs_drain_delay_ms", "5");
+	tf_session_add_knob(&r.info, "kernfs_drain_delay_ms", "5");
 	fill_end(&r.end, 0);
 	r.have_end = true;
 	feed_live(&r);

@@ -92,13 +92,13 @@ static void fill_session(struct so_session_info *info)
 	strcpy(info->module_filter, "test_sysfs");
 	strcpy(info->path_prefix, "/sys/devices/virtual/misc/test_sysfs");
 	strcpy(info->module_params, "enable_lock=1 enable_lock_on_rmmod=1");
-	assert_int_equal(so_session_add_probe(info, "kernfs_fop_write_iter",
+	assert_int_equal(tf_session_add_probe(info, "kernfs_fop_write_iter",
 					      SO_PROBE_FENTRY), 0);
-	assert_int_equal(so_session_add_probe(info, "kernfs_get_active",
+	assert_int_equal(tf_session_add_probe(info, "kernfs_get_active",
 					      SO_PROBE_FEXIT), 0);
-	assert_int_equal(so_session_add_probe(info, "misc_deregister",
+	assert_int_equal(tf_session_add_probe(info, "misc_deregister",
 					      SO_PROBE_MISSING), 0);
-	assert_int_equal(so_session_add_knob(info, "kernfs_drain_delay_ms",
+	assert_int_equal(tf_session_add_knob(info, "kernfs_drain_delay_ms",
 					     "5"), 0);
 }
 
@@ -460,13 +460,13 @@ static void test_session_tables_full(void **state)
 	memset(&info, 0, sizeof(info));
 	for (i = 0; i < SO_PROBES_MAX; i++) {
 		snprintf(name, sizeof(name), "p%d", i);
-		assert_int_equal(so_session_add_probe(&info, name, 1), 0);
+		assert_int_equal(tf_session_add_probe(&info, name, 1), 0);
 	}
-	assert_int_equal(so_session_add_probe(&info, "one_more", 1), -1);
-	assert_int_equal(so_session_add_probe(&info, "bad_mode", 99), -1);
-	assert_string_equal(so_probe_mode_name(SO_PROBE_KRETPROBE),
+	assert_int_equal(tf_session_add_probe(&info, "one_more", 1), -1);
+	assert_int_equal(tf_session_add_probe(&info, "bad_mode", 99), -1);
+	assert_string_equal(tf_probe_mode_name(SO_PROBE_KRETPROBE),
 			    "kretprobe");
-	assert_string_equal(so_probe_mode_name(99), "?");
+	assert_string_equal(tf_probe_mode_name(99), "?");
 }
 
 int main(void)

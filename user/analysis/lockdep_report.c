@@ -50,7 +50,7 @@ static void ldr_copy(char *dst, size_t len, const char *src, size_t n)
 	memcpy(dst, src, n);
 	dst[n] = '\0';
 	/* A task names itself (PR_SET_NAME): never raw to a terminal. */
-	so_escape_str(dst, len);
+	record_escape_str(dst, len);
 }
 
 /* "<addr> (<name>){usage}-{wait}, at: ...": the name, which may hold

@@ -127,7 +127,7 @@ struct so_stats {
 
 void so_stats_init(struct so_stats *st);
 void so_stats_fini(struct so_stats *st);
-/* ev has passed so_record_check(). */
+/* ev has passed record_check(). */
 void so_stats_feed(struct so_stats *st, const struct so_event *ev);
 /*
  * What the kernel counted itself (summary mode sends no event for a

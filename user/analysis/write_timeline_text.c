@@ -75,8 +75,8 @@ void wt_label_from_event(const struct so_event *ev, bool after_active,
 		return;
 	}
 	snprintf(label, len, "%s, sleep_after_wait_ms=%" PRIu64,
-		 so_knob_points(wt_points_from_event(ev, after_active), points,
-				sizeof(points)),
+		 names_knob_points(wt_points_from_event(ev, after_active),
+				   points, sizeof(points)),
 		 (uint64_t)ev->arg);
 }
 

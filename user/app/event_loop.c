@@ -40,7 +40,7 @@ static void scan_task(void *ctx, uint32_t tid, const struct so_task_state *ts)
 			comm[strcspn(comm, "\n")] = 0;
 		fclose(f);
 	}
-	so_escape_str(comm, sizeof(comm));	/* any task names itself */
+	record_escape_str(comm, sizeof(comm));	/* any task names itself */
 	so_findings_scan_task(&lv->findings, tid, comm, ts);
 }
 
@@ -122,7 +122,7 @@ static void add_class_counts(void *ctx, uint64_t class_id, const char *name,
 {
 	struct live *lv = ctx;
 
-	so_names_add(lv->names, class_id, name);
+	names_add(lv->names, class_id, name);
 	so_stats_add_class_counts(&lv->stats, class_id, counts);
 }
 

@@ -16,7 +16,7 @@ static void findings_live(struct so_findings *f, uint64_t ts_ns,
 			  const char *verdict, const char *line)
 {
 	if (f->stream)
-		so_stream_finding(f->stream, ts_ns, verdict, "%s", line);
+		stream_finding(f->stream, ts_ns, verdict, "%s", line);
 	else if (f->live)
 		fprintf(f->live, "%s %s\n", verdict, line);
 }
@@ -206,7 +206,7 @@ static bool findings_namer(void *ctx, uint64_t class_id, char *buf,
 
 	if (!f->pipeline || !f->pipeline->names)
 		return false;
-	so_names_class(f->pipeline->names, class_id, buf, len);
+	names_class(f->pipeline->names, class_id, buf, len);
 	return true;
 }
 

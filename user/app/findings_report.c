@@ -105,8 +105,8 @@ static void findings_timelines_json(struct so_json *j, struct so_findings *f)
 			char points[WT_LABEL_LEN];
 
 			json_string(j, "wait_point",
-				    so_knob_points(tl->knob_points, points,
-						   sizeof(points)));
+				    names_knob_points(tl->knob_points, points,
+						      sizeof(points)));
 		} else {
 			json_null(j, "wait_point");
 		}

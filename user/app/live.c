@@ -90,7 +90,7 @@ static void fill_probes(struct live *lv)
 	/* A row whose counterpart is probed is no loss: not listed. */
 	for (i = 0; i < l->nr_probes; i++)
 		if (!l->probes[i].replaced)
-			so_session_add_probe(&lv->info,
+			tf_session_add_probe(&lv->info,
 					     l->probes[i].def->target,
 					     modes[l->probes[i].mode]);
 }
@@ -142,11 +142,11 @@ static void knob_label(void *ctx, char *label, size_t len)
 	/* kernel/knobfs.c knows the debugfs paths; the wait points are its
 	 * wait_* bools under the names the events use. */
 	for (p = 0; p < SO_KNOB_NR; p++)
-		if (!knobfs_get(knob_find(so_knob_point_name(p)), val,
+		if (!knobfs_get(knob_find(names_knob_point(p)), val,
 				sizeof(val)) && val[0] == 'Y')
 			used += snprintf(label + used, used < len ? len - used : 0,
 					 "%s%s", used ? "|" : "",
-					 so_knob_point_name(p));
+					 names_knob_point(p));
 	if (knobfs_get(KNOB_SLEEP_AFTER_WAIT_MS, val, sizeof(val)))
 		snprintf(val, sizeof(val), "?");
 	if (used < len)
@@ -178,7 +178,7 @@ int live_setup(struct live *lv, const struct so_options *opts)
 			"kernel.kptr_restrict=0\n", err);
 	if (f)
 		fclose(f);
-	lv->names = so_names_new(lv->ksyms);
+	lv->names = names_new(lv->ksyms);
 	if (!lv->ksyms || !lv->names)
 		return -ENOMEM;
 	so_stats_init(&lv->stats);
@@ -217,10 +217,10 @@ int live_setup(struct live *lv, const struct so_options *opts)
 
 void live_teardown(struct live *lv)
 {
-	so_stream_fini(&lv->stream);	/* zeroed when never started */
+	stream_fini(&lv->stream);	/* zeroed when never started */
 	so_findings_fini(&lv->findings);
 	so_pipeline_fini(&lv->pipeline);
 	so_stats_fini(&lv->stats);
-	so_names_free(lv->names);
+	names_free(lv->names);
 	ksyms_free(lv->ksyms);
 }

@@ -159,12 +159,12 @@ static int session_start(struct so_observer *obs, struct live *lv,
 	uint64_t t0 = lv->info.start_mono_ns;
 
 	if (!opts->quiet) {
-		so_stream_init(&lv->stream, lv->side, lv->names,
-			       isatty(fileno(lv->side)), t0);
+		stream_init(&lv->stream, lv->side, lv->names,
+			    isatty(fileno(lv->side)), t0);
 		lv->stream.all = opts->verbosity > 0;
 		lv->pipeline.stream = &lv->stream;
 		lv->findings.stream = &lv->stream;
-		so_stream_header(&lv->stream);
+		stream_header(&lv->stream);
 	} else {
 		lv->findings.live = lv->side;
 	}

@@ -8,13 +8,13 @@
 void so_pipeline_init(struct so_pipeline *p)
 {
 	memset(p, 0, sizeof(*p));
-	so_stacks_init(&p->stacks);
+	stacks_init(&p->stacks);
 	u64map_init(&p->edge_keys);
 }
 
 void so_pipeline_fini(struct so_pipeline *p)
 {
-	so_stacks_fini(&p->stacks);
+	stacks_fini(&p->stacks);
 	u64map_fini(&p->edge_keys);
 }
 
@@ -68,7 +68,7 @@ int so_pipeline_recover_edge(struct so_pipeline *p,
 int so_pipeline_add_stack(struct so_pipeline *p, int32_t id,
 			  const uint64_t *addrs, uint32_t depth)
 {
-	return so_stacks_put(&p->stacks, id, addrs, depth);
+	return stacks_put(&p->stacks, id, addrs, depth);
 }
 
 /* The event's stack: cached, else fetched once (and recorded). */
@@ -81,15 +81,15 @@ const struct so_stack *so_pipeline_get_stack(struct so_pipeline *p,
 
 	if (id < 0)
 		return NULL;
-	stack = so_stacks_get(&p->stacks, id);
+	stack = stacks_get(&p->stacks, id);
 	if (stack || !p->fetch_stack)
 		return stack && stack->depth ? stack : NULL;
 	depth = p->fetch_stack(p->fetch_ctx, id, addrs, SO_STACK_DEPTH);
 	if (depth < 0)
 		depth = 0;	/* remembered as missing: fetched once */
-	if (so_stacks_put(&p->stacks, id, addrs, (uint32_t)depth))
+	if (stacks_put(&p->stacks, id, addrs, (uint32_t)depth))
 		return NULL;
-	stack = so_stacks_get(&p->stacks, id);
+	stack = stacks_get(&p->stacks, id);
 	if (stack && stack->depth && p->writer &&
 	    tf_write_stack(p->writer, id, stack->addrs, stack->depth))
 		p->nr_write_errors++;
@@ -103,23 +103,23 @@ int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 	const struct so_stack *stack;
 
 	p->nr_records++;
-	if (so_record_check(rec, len, p->last_error, sizeof(p->last_error))) {
+	if (record_check(rec, len, p->last_error, sizeof(p->last_error))) {
 		p->nr_malformed++;
 		return -1;
 	}
-	so_record_copy(&copy, rec, len);
+	record_copy(&copy, rec, len);
 	if (ev->type == SO_EV_EDGE &&
 	    u64map_put(&p->edge_keys, so_pipeline_edge_key(&copy.key), 0))
 		p->nr_edge_keys_nomem++;
 	stack = so_pipeline_get_stack(p, ev->stack_id);
 	if (p->names)
-		so_names_observe(p->names, ev, stack);
+		names_observe(p->names, ev, stack);
 	if (p->writer && tf_write_event(p->writer, &copy, len))
 		p->nr_write_errors++;
 	if (p->stats)
 		so_stats_feed(p->stats, ev);
 	if (p->stream)
-		so_stream_event(p->stream, ev);
+		stream_event(p->stream, ev);
 	if (p->on_event)
 		p->on_event(p->analysis_ctx, ev, stack);
 	if (ev->type == SO_EV_EDGE && p->on_edge)
@@ -158,13 +158,13 @@ long so_pipeline_write_ksyms(struct so_pipeline *p, struct ksyms *ks)
 						 p->stacks.stacks[i].addrs[f]);
 			n += ret > 0;
 		}
-	nr_locks = p->names ? so_names_lock_addrs(p->names, NULL, 0) : 0;
+	nr_locks = p->names ? names_lock_addrs(p->names, NULL, 0) : 0;
 	if (nr_locks) {
 		locks = calloc(nr_locks, sizeof(*locks));
 		if (!locks)
 			ret = -1;
 		else
-			so_names_lock_addrs(p->names, locks, nr_locks);
+			names_lock_addrs(p->names, locks, nr_locks);
 	}
 	for (i = 0; i < nr_locks && ret >= 0; i++) {
 		ret = so_write_ksym_once(p, ks, &written, locks[i]);

@@ -52,7 +52,7 @@ struct so_pipeline {
 	uint64_t nr_edge_keys_nomem;	/* keys not kept: recovery may repeat */
 
 	uint64_t nr_records;		/* fed */
-	uint64_t nr_malformed;		/* refused by so_record_check() */
+	uint64_t nr_malformed;		/* refused by record_check() */
 	uint64_t nr_write_errors;	/* trace writes that failed */
 	char last_error[128];		/* why the last record was refused */
 };

@@ -42,7 +42,7 @@ struct replay {
 static int replay_begin(struct replay *rp)
 {
 	rp->ksyms = ksyms_new();
-	rp->names = so_names_new(rp->ksyms);
+	rp->names = names_new(rp->ksyms);
 	so_stats_init(&rp->stats);
 	so_pipeline_init(&rp->pipeline);
 	rp->pipeline.names = rp->names;
@@ -62,7 +62,7 @@ static void replay_end(struct replay *rp)
 	so_findings_fini(&rp->findings);
 	so_pipeline_fini(&rp->pipeline);
 	so_stats_fini(&rp->stats);
-	so_names_free(rp->names);
+	names_free(rp->names);
 	ksyms_free(rp->ksyms);
 	rp->names = NULL;
 	rp->ksyms = NULL;
@@ -106,8 +106,8 @@ static int on_ksym(void *ctx, uint64_t addr, uint64_t size, char type,
 	/* A trace file is untrusted: its names reach the terminal. */
 	snprintf(sym, sizeof(sym), "%s", name);
 	snprintf(mod, sizeof(mod), "%s", module);
-	so_escape_str(sym, sizeof(sym));
-	so_escape_str(mod, sizeof(mod));
+	record_escape_str(sym, sizeof(sym));
+	record_escape_str(mod, sizeof(mod));
 	return ksyms_add(rp->ksyms, addr, size, type, sym, mod);
 }
 

@@ -276,6 +276,6 @@ void knobfs_fill_info(struct so_session_info *info)
 			 st.reason);
 	for (i = 0; i < KNOB_NR; i++)
 		if (knob_in_header(&st, i))
-			so_session_add_knob(info, knob_defs[i].name,
+			tf_session_add_knob(info, knob_defs[i].name,
 					    st.value[i]);
 }

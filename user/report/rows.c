@@ -29,9 +29,9 @@ int so_class_rows_build(struct so_class_rows *rows, const struct so_report *r)
 		struct so_class_row *row = &rows->rows[rows->len++];
 
 		row->cls = &st->classes[i];
-		row->type = so_class_kind_name(SO_CLASS_KIND(row->cls->class_id));
-		so_names_class(r->names, row->cls->class_id, row->name,
-			       sizeof(row->name));
+		row->type = names_class_kind(SO_CLASS_KIND(row->cls->class_id));
+		names_class(r->names, row->cls->class_id, row->name,
+			    sizeof(row->name));
 		row->focus = so_row_focus(r, row);
 	}
 	return 0;

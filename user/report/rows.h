@@ -17,7 +17,7 @@ struct so_class_row {
 	const struct so_class_stats *cls;
 	/* In a finding, or of the observed module: listed first. */
 	bool focus;
-	const char *type;			/* so_class_kind_name() */
+	const char *type;			/* names_class_kind() */
 	char name[SO_CLASS_NAME_LEN];
 };
 

@@ -45,7 +45,7 @@ static void so_print_probes(FILE *out, const struct so_session_info *info)
 				continue;
 			len = (uint32_t)strlen(info->probes[i].name);
 			if (!shown) {
-				label = so_probe_mode_name(mode);
+				label = tf_probe_mode_name(mode);
 				col = (uint32_t)fprintf(out, "# probes %s:",
 							label);
 			} else if (col + 1 + len > 79) {
@@ -126,10 +126,10 @@ void so_print_losses(FILE *out, const struct so_report *r)
 	fprintf(out, "\n# losses\n");
 	for (i = SO_CNT_RB_DROPS; i <= SO_CNT_STACK_FAIL; i++)
 		fprintf(out, "%10" PRIu64 "   %s\n", so_report_counter(r, i),
-			so_counter_desc(i));
+			names_counter_desc(i));
 	fprintf(out, "%10" PRIu64 "   %s\n",
 		so_report_counter(r, SO_CNT_COUNTS_FULL),
-		so_counter_desc(SO_CNT_COUNTS_FULL));
+		names_counter_desc(SO_CNT_COUNTS_FULL));
 	fprintf(out, "%10" PRIu64 "   %s\n", r->malformed,
 		"malformed records refused");
 	fprintf(out, "%10" PRIu64 "   %s\n", r->stats->nomem,

@@ -76,7 +76,7 @@ static void so_json_session(struct so_json *j, const struct so_report *r)
 		json_object(j, NULL);
 		json_string(j, "name", info->probes[i].name);
 		json_string(j, "mode",
-			    so_probe_mode_name(info->probes[i].mode));
+			    tf_probe_mode_name(info->probes[i].mode));
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -91,7 +91,7 @@ static void so_json_events(struct so_json *j, const struct so_stats *st)
 	json_u64(j, "received", st->nr_events);
 	json_object(j, "by_type");
 	for (type = 1; type < SO_EV_NR; type++)
-		json_u64(j, so_event_type_name(type), st->by_type[type]);
+		json_u64(j, names_event_type(type), st->by_type[type]);
 	json_end_object(j);
 	json_end_object(j);
 }
@@ -212,7 +212,7 @@ static void so_json_losses(struct so_json *j, const struct so_report *r)
 
 	json_object(j, "losses");
 	for (i = 0; i < SO_CNT_NR; i++)
-		json_u64(j, so_counter_name(i), so_report_counter(r, i));
+		json_u64(j, names_counter(i), so_report_counter(r, i));
 	json_u64(j, "malformed_records", r->malformed);
 	json_u64(j, "uncounted_nomem", r->stats->nomem);
 	json_u64(j, "unpaired_ends", r->stats->unpaired);

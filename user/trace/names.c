@@ -60,7 +60,7 @@ static const char *const so_event_names[SO_EV_NR] = {
 	[SO_EV_KNOB_COMPLETE]	  = "complete",
 };
 
-const char *so_event_type_name(uint32_t type)
+const char *names_event_type(uint32_t type)
 {
 	return type < SO_EV_NR && so_event_names[type] ? so_event_names[type] :
 							 "?";
@@ -74,12 +74,12 @@ static const char *const so_knob_point_names[SO_KNOB_NR] = {
 	[SO_KNOB_AFTER_ACTIVE]	= "wait_after_active",
 };
 
-const char *so_knob_point_name(uint32_t point)
+const char *names_knob_point(uint32_t point)
 {
 	return point < SO_KNOB_NR ? so_knob_point_names[point] : "?";
 }
 
-const char *so_knob_points(uint32_t mask, char *buf, size_t len)
+const char *names_knob_points(uint32_t mask, char *buf, size_t len)
 {
 	size_t used = 0;
 	uint32_t p;
@@ -95,7 +95,7 @@ const char *so_knob_points(uint32_t mask, char *buf, size_t len)
 	return buf;
 }
 
-const char *so_class_kind_name(uint32_t kind)
+const char *names_class_kind(uint32_t kind)
 {
 	switch (kind) {
 	case SO_CLASS_KN:
@@ -126,13 +126,13 @@ static const char *const so_counter_names[SO_CNT_NR][2] = {
 				  "class-counts table full, not counted" },
 };
 
-const char *so_counter_name(uint32_t counter)
+const char *names_counter(uint32_t counter)
 {
 	return counter < SO_CNT_NR && so_counter_names[counter][0] ?
 		       so_counter_names[counter][0] : "?";
 }
 
-const char *so_counter_desc(uint32_t counter)
+const char *names_counter_desc(uint32_t counter)
 {
 	return counter < SO_CNT_NR && so_counter_names[counter][1] ?
 		       so_counter_names[counter][1] : "?";
@@ -140,12 +140,12 @@ const char *so_counter_desc(uint32_t counter)
 
 /* Kernel addresses have their top byte all ones: put back what the class
  * id's kind byte replaced. */
-uint64_t so_class_addr(uint64_t class_id)
+uint64_t names_class_addr(uint64_t class_id)
 {
 	return (uint64_t)SO_CLASS_MAKE(0, class_id) | (0xffULL << SO_CLASS_SHIFT);
 }
 
-struct so_names *so_names_new(struct ksyms *ks)
+struct so_names *names_new(struct ksyms *ks)
 {
 	struct so_names *names = calloc(1, sizeof(*names));
 
@@ -157,7 +157,7 @@ struct so_names *so_names_new(struct ksyms *ks)
 	return names;
 }
 
-void so_names_free(struct so_names *names)
+void names_free(struct so_names *names)
 {
 	if (!names)
 		return;
@@ -167,8 +167,8 @@ void so_names_free(struct so_names *names)
 	free(names);
 }
 
-static struct so_class_entry *so_names_entry(struct so_names *names,
-					     uint64_t class_id)
+static struct so_class_entry *names_entry(struct so_names *names,
+					  uint64_t class_id)
 {
 	struct so_class_entry *entry;
 	uint32_t idx;
@@ -186,14 +186,14 @@ static struct so_class_entry *so_names_entry(struct so_names *names,
 	return entry;
 }
 
-static void so_names_learn(struct so_names *names, uint64_t class_id,
-			   const char *name, uint64_t obj)
+static void names_learn(struct so_names *names, uint64_t class_id,
+			const char *name, uint64_t obj)
 {
 	struct so_class_entry *entry;
 
 	if (!class_id)
 		return;
-	entry = so_names_entry(names, class_id);
+	entry = names_entry(names, class_id);
 	if (!entry)
 		return;
 	if (!entry->name[0] && name && name[0])
@@ -205,16 +205,16 @@ static void so_names_learn(struct so_names *names, uint64_t class_id,
 		u64map_put(&names->by_obj, obj, (uint32_t)(entry - names->entries));
 }
 
-void so_names_add(struct so_names *names, uint64_t class_id,
-		  const char *name)
+void names_add(struct so_names *names, uint64_t class_id,
+	       const char *name)
 {
 	char bounded[SO_NAME_LEN];
 
 	snprintf(bounded, sizeof(bounded), "%s", name ? name : "");
-	so_names_learn(names, class_id, bounded, 0);
+	names_learn(names, class_id, bounded, 0);
 }
 
-uint64_t so_names_obj_class(const struct so_names *names, uint64_t obj)
+uint64_t names_obj_class(const struct so_names *names, uint64_t obj)
 {
 	uint32_t idx;
 
@@ -224,7 +224,7 @@ uint64_t so_names_obj_class(const struct so_names *names, uint64_t obj)
 }
 
 /* Events whose name field names their class, not a device. */
-static bool so_event_names_class(uint32_t type)
+static bool names_event_names_class(uint32_t type)
 {
 	switch (type) {
 	case SO_EV_MOD_LOAD_BEGIN:
@@ -240,8 +240,8 @@ static bool so_event_names_class(uint32_t type)
 	}
 }
 
-void so_names_observe(struct so_names *names, const struct so_event *ev,
-		      const struct so_stack *stack)
+void names_observe(struct so_names *names, const struct so_event *ev,
+		   const struct so_stack *stack)
 {
 	const struct so_edge_event *edge;
 	struct so_class_entry *entry;
@@ -249,19 +249,19 @@ void so_names_observe(struct so_names *names, const struct so_event *ev,
 
 	if (ev->type == SO_EV_EDGE) {
 		edge = (const struct so_edge_event *)ev;
-		so_names_learn(names, edge->key.from_class, ev->name, 0);
-		so_names_learn(names, edge->key.to_class, edge->to_name, 0);
+		names_learn(names, edge->key.from_class, ev->name, 0);
+		names_learn(names, edge->key.to_class, edge->to_name, 0);
 		return;
 	}
-	if (!so_event_names_class(ev->type) || !ev->class_id)
+	if (!names_event_names_class(ev->type) || !ev->class_id)
 		return;
 	kind = SO_CLASS_KIND(ev->class_id);
-	so_names_learn(names, ev->class_id, ev->name,
-		       kind == SO_CLASS_LOCK || kind == SO_CLASS_MUTEX ?
+	names_learn(names, ev->class_id, ev->name,
+		    kind == SO_CLASS_LOCK || kind == SO_CLASS_MUTEX ?
 			       ev->obj : 0);
 	if (ev->type != SO_EV_LOCK_ACQUIRED || !stack)
 		return;
-	entry = so_names_entry(names, ev->class_id);
+	entry = names_entry(names, ev->class_id);
 	if (!entry || entry->nr_frames)
 		return;
 	entry->nr_frames = stack->depth < SO_NAMES_FRAMES ? stack->depth :
@@ -271,7 +271,7 @@ void so_names_observe(struct so_names *names, const struct so_event *ev,
 }
 
 /* Frames of the locking machinery itself, not the code that took it. */
-static bool so_frame_is_plumbing(const char *sym)
+static bool names_frame_is_plumbing(const char *sym)
 {
 	static const char *const prefixes[] = {
 		"mutex_", "__mutex_", "bpf_", "__bpf", "rtnl_lock",
@@ -285,8 +285,8 @@ static bool so_frame_is_plumbing(const char *sym)
 	return false;
 }
 
-static bool so_lock_static_name(struct so_names *names, uint64_t addr,
-				char *buf, size_t len)
+static bool names_lock_static(struct so_names *names, uint64_t addr,
+			      char *buf, size_t len)
 {
 	const struct ksym *sym;
 
@@ -304,9 +304,9 @@ static bool so_lock_static_name(struct so_names *names, uint64_t addr,
 	return true;
 }
 
-static bool so_lock_acquirer_name(struct so_names *names,
-				  const struct so_class_entry *entry,
-				  char *buf, size_t len)
+static bool names_lock_acquirer(struct so_names *names,
+				const struct so_class_entry *entry,
+				char *buf, size_t len)
 {
 	const struct ksym *sym;
 	uint32_t i;
@@ -315,7 +315,7 @@ static bool so_lock_acquirer_name(struct so_names *names,
 		return false;
 	for (i = 0; i < entry->nr_frames; i++) {
 		sym = ksyms_find(names->ksyms, entry->frames[i]);
-		if (sym && !so_frame_is_plumbing(sym->name)) {
+		if (sym && !names_frame_is_plumbing(sym->name)) {
 			snprintf(buf, len, "mutex@%s", sym->name);
 			return true;
 		}
@@ -323,19 +323,19 @@ static bool so_lock_acquirer_name(struct so_names *names,
 	return false;
 }
 
-static const char *so_lock_name(struct so_names *names,
-				const struct so_class_entry *entry,
-				uint64_t class_id, char *buf, size_t len)
+static const char *names_lock(struct so_names *names,
+			      const struct so_class_entry *entry,
+			      uint64_t class_id, char *buf, size_t len)
 {
 	uint64_t addr = entry && entry->obj ? entry->obj :
-					      so_class_addr(class_id);
+					      names_class_addr(class_id);
 
 	if (entry && SO_CLASS_KIND(class_id) == SO_CLASS_MUTEX &&
 	    entry->name[0]) {
 		snprintf(buf, len, "%s", entry->name);
 		return buf;
 	}
-	if (so_lock_static_name(names, addr, buf, len))
+	if (names_lock_static(names, addr, buf, len))
 		return buf;
 	/* The probes' own look-up ("%ps", at first sight: a module's
 	 * static mutex stays named after the module is gone), without
@@ -346,7 +346,7 @@ static const char *so_lock_name(struct so_names *names,
 			 entry->name);
 		return buf;
 	}
-	if (entry && so_lock_acquirer_name(names, entry, buf, len))
+	if (entry && names_lock_acquirer(names, entry, buf, len))
 		return buf;
 	char a[SO_ADDR_LEN];
 
@@ -355,13 +355,13 @@ static const char *so_lock_name(struct so_names *names,
 }
 
 
-static const char *so_class_prefix(uint64_t class_id)
+static const char *names_class_prefix(uint64_t class_id)
 {
 	return SO_CLASS_KIND(class_id) == SO_CLASS_KN ? "kn" : "mod";
 }
 
-const char *so_names_class(struct so_names *names, uint64_t class_id,
-			   char *buf, size_t len)
+const char *names_class(struct so_names *names, uint64_t class_id,
+			char *buf, size_t len)
 {
 	const struct so_class_entry *entry = NULL;
 	uint32_t idx;
@@ -373,10 +373,11 @@ const char *so_names_class(struct so_names *names, uint64_t class_id,
 	case SO_CLASS_MOD:
 		/* Unnamed: the id, so two such classes still differ. */
 		if (entry && entry->name[0])
-			snprintf(buf, len, "%s:%s", so_class_prefix(class_id),
-				 entry->name);
+			snprintf(buf, len, "%s:%s",
+				 names_class_prefix(class_id), entry->name);
 		else
-			snprintf(buf, len, "%s:#%" PRIx64, so_class_prefix(class_id),
+			snprintf(buf, len, "%s:#%" PRIx64,
+				 names_class_prefix(class_id),
 				 (uint64_t)SO_CLASS_MAKE(0, class_id));
 		return buf;
 	case SO_CLASS_RTNL:
@@ -384,15 +385,15 @@ const char *so_names_class(struct so_names *names, uint64_t class_id,
 		return buf;
 	case SO_CLASS_MUTEX:
 	case SO_CLASS_LOCK:
-		return so_lock_name(names, entry, class_id, buf, len);
+		return names_lock(names, entry, class_id, buf, len);
 	default:
 		snprintf(buf, len, "class#%" PRIx64, class_id);
 		return buf;
 	}
 }
 
-size_t so_names_lock_addrs(const struct so_names *names, uint64_t *addrs,
-			   size_t max)
+size_t names_lock_addrs(const struct so_names *names, uint64_t *addrs,
+			size_t max)
 {
 	size_t i, n = 0;
 	uint32_t kind;
@@ -403,8 +404,8 @@ size_t so_names_lock_addrs(const struct so_names *names, uint64_t *addrs,
 			continue;
 		if (n < max)
 			addrs[n] = names->entries[i].obj ?
-					   names->entries[i].obj :
-					   so_class_addr(names->entries[i].class_id);
+				   names->entries[i].obj :
+				   names_class_addr(names->entries[i].class_id);
 		n++;
 	}
 	return n;

@@ -24,42 +24,42 @@
 struct so_names;
 
 /* ks may be NULL, and may be filled after the events came. */
-struct so_names *so_names_new(struct ksyms *ks);
-void so_names_free(struct so_names *names);
+struct so_names *names_new(struct ksyms *ks);
+void names_free(struct so_names *names);
 /* Learns from one (checked) event; stack is its stack, if known. */
-void so_names_observe(struct so_names *names, const struct so_event *ev,
-		      const struct so_stack *stack);
+void names_observe(struct so_names *names, const struct so_event *ev,
+		   const struct so_stack *stack);
 /* A class named elsewhere than in an event (the kernel's class_names);
  * a name the class already has is kept. */
-void so_names_add(struct so_names *names, uint64_t class_id,
-		  const char *name);
+void names_add(struct so_names *names, uint64_t class_id,
+	       const char *name);
 /* The class's name into buf; never NULL, never empty. */
-const char *so_names_class(struct so_names *names, uint64_t class_id,
-			   char *buf, size_t len);
+const char *names_class(struct so_names *names, uint64_t class_id,
+			char *buf, size_t len);
 /* The class of a lock seen at address obj (contention events carry only
  * the address), or 0. */
-uint64_t so_names_obj_class(const struct so_names *names, uint64_t obj);
+uint64_t names_obj_class(const struct so_names *names, uint64_t obj);
 /* Addresses of the lock objects seen, for the symbols a trace must carry.
  * Returns how many there are (it may exceed max; max are stored). */
-size_t so_names_lock_addrs(const struct so_names *names, uint64_t *addrs,
-			   size_t max);
+size_t names_lock_addrs(const struct so_names *names, uint64_t *addrs,
+			size_t max);
 
 /* "write", "get_active", ...; "?" for an unknown type. */
-const char *so_event_type_name(uint32_t type);
+const char *names_event_type(uint32_t type);
 /* "wait_after_active", ...: enum so_knob_point as debugfs names it. */
-const char *so_knob_point_name(uint32_t point);
+const char *names_knob_point(uint32_t point);
 /* The points of a mask, "wait_at_start|wait_after_active", into buf;
  * "no wait point" for none. */
-const char *so_knob_points(uint32_t mask, char *buf, size_t len);
+const char *names_knob_points(uint32_t mask, char *buf, size_t len);
 /* The knob kernels' completion, the object of SO_EV_KNOB_COMPLETE. */
 #define SO_KNOB_COMPLETION	"kernfs_debug_wait_completion"
 /* "kernfs", "mutex", "module", ...: the summary's type column. */
-const char *so_class_kind_name(uint32_t kind);
+const char *names_class_kind(uint32_t kind);
 /* "rb_drops", ...: enum so_counter as the JSON keys spell it. */
-const char *so_counter_name(uint32_t counter);
+const char *names_counter(uint32_t counter);
 /* "ring buffer full", ...: what the counter counts, for people. */
-const char *so_counter_desc(uint32_t counter);
+const char *names_counter_desc(uint32_t counter);
 /* The kernel address a lock class id was made from. */
-uint64_t so_class_addr(uint64_t class_id);
+uint64_t names_class_addr(uint64_t class_id);
 
 #endif /* SO_NAMES_H */

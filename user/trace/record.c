@@ -3,7 +3,7 @@
 #include <string.h>
 #include "trace/record.h"
 
-int so_record_check(const void *rec, size_t len, char *why, size_t whylen)
+int record_check(const void *rec, size_t len, char *why, size_t whylen)
 {
 	struct so_event ev;
 	size_t want;
@@ -29,7 +29,7 @@ int so_record_check(const void *rec, size_t len, char *why, size_t whylen)
 	return 0;
 }
 
-void so_escape_str(char *s, size_t size)
+void record_escape_str(char *s, size_t size)
 {
 	static const char hex[] = "0123456789abcdef";
 	char out[256];
@@ -61,15 +61,15 @@ void so_escape_str(char *s, size_t size)
 	memcpy(s, out, o + 1);
 }
 
-void so_record_copy(void *out, const void *rec, size_t len)
+void record_copy(void *out, const void *rec, size_t len)
 {
 	struct so_edge_event *edge = out;
 
 	memcpy(out, rec, len);
-	so_escape_str(edge->ev.comm, SO_COMM_LEN);
-	so_escape_str(edge->ev.name, SO_NAME_LEN);
+	record_escape_str(edge->ev.comm, SO_COMM_LEN);
+	record_escape_str(edge->ev.name, SO_NAME_LEN);
 	if (len == sizeof(*edge)) {
-		so_escape_str(edge->val.comm, SO_COMM_LEN);
-		so_escape_str(edge->to_name, SO_NAME_LEN);
+		record_escape_str(edge->val.comm, SO_COMM_LEN);
+		record_escape_str(edge->to_name, SO_NAME_LEN);
 	}
 }

@@ -11,18 +11,18 @@
 #include "observe.h"
 
 /* 0 if rec is a valid so_event or so_edge_event; else -1 and why. */
-int so_record_check(const void *rec, size_t len, char *why, size_t whylen);
+int record_check(const void *rec, size_t len, char *why, size_t whylen);
 /* Copies a checked record into out and NUL-terminates its strings, so no
  * consumer reads past a name the kernel (or a corrupt file) left open,
- * and escapes them (so_escape_str).  out must have room for a struct
+ * and escapes them (record_escape_str).  out must have room for a struct
  * so_edge_event. */
-void so_record_copy(void *out, const void *rec, size_t len);
+void record_copy(void *out, const void *rec, size_t len);
 /*
  * In place, within `size` bytes (at most 256): control bytes become
  * "\x1b" and a backslash "\\", so a task's name (any process can set it:
  * PR_SET_NAME) or a crafted trace cannot drive the terminal; what no
  * longer fits is cut.  Always NUL-terminated.
  */
-void so_escape_str(char *s, size_t size);
+void record_escape_str(char *s, size_t size);
 
 #endif /* SO_RECORD_H */

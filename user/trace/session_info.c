@@ -23,12 +23,12 @@ static const char *const so_probe_mode_names[SO_PROBE_NR] = {
 	[SO_PROBE_TRACEPOINT]	= "tracepoint",
 };
 
-const char *so_probe_mode_name(uint32_t mode)
+const char *tf_probe_mode_name(uint32_t mode)
 {
 	return mode < SO_PROBE_NR ? so_probe_mode_names[mode] : "?";
 }
 
-static int so_copy_name(char *dst, size_t size, const char *src)
+static int tf_copy_name(char *dst, size_t size, const char *src)
 {
 	size_t len = strlen(src);
 
@@ -38,7 +38,7 @@ static int so_copy_name(char *dst, size_t size, const char *src)
 	return 0;
 }
 
-int so_session_add_probe(struct so_session_info *info, const char *name,
+int tf_session_add_probe(struct so_session_info *info, const char *name,
 			 uint32_t mode)
 {
 	struct so_probe_info *probe;
@@ -46,14 +46,14 @@ int so_session_add_probe(struct so_session_info *info, const char *name,
 	if (info->nr_probes >= SO_PROBES_MAX || mode >= SO_PROBE_NR)
 		return -1;
 	probe = &info->probes[info->nr_probes];
-	if (so_copy_name(probe->name, sizeof(probe->name), name))
+	if (tf_copy_name(probe->name, sizeof(probe->name), name))
 		return -1;
 	probe->mode = mode;
 	info->nr_probes++;
 	return 0;
 }
 
-int so_session_add_knob(struct so_session_info *info, const char *name,
+int tf_session_add_knob(struct so_session_info *info, const char *name,
 			const char *value)
 {
 	struct so_knob *knob;
@@ -61,8 +61,8 @@ int so_session_add_knob(struct so_session_info *info, const char *name,
 	if (info->nr_knobs >= SO_KNOBS_MAX)
 		return -1;
 	knob = &info->knobs[info->nr_knobs];
-	if (so_copy_name(knob->name, sizeof(knob->name), name) ||
-	    so_copy_name(knob->value, sizeof(knob->value), value))
+	if (tf_copy_name(knob->name, sizeof(knob->name), name) ||
+	    tf_copy_name(knob->value, sizeof(knob->value), value))
 		return -1;
 	info->nr_knobs++;
 	return 0;

@@ -4,7 +4,7 @@
 #include "lib/array.h"
 #include "trace/stacks.h"
 
-void so_stacks_init(struct so_stacks *st)
+void stacks_init(struct so_stacks *st)
 {
 	st->stacks = NULL;
 	st->len = 0;
@@ -12,15 +12,15 @@ void so_stacks_init(struct so_stacks *st)
 	u64map_init(&st->by_id);
 }
 
-void so_stacks_fini(struct so_stacks *st)
+void stacks_fini(struct so_stacks *st)
 {
 	free(st->stacks);
 	u64map_fini(&st->by_id);
-	so_stacks_init(st);
+	stacks_init(st);
 }
 
-int so_stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
-		  uint32_t depth)
+int stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
+	       uint32_t depth)
 {
 	struct so_stack *stack;
 
@@ -41,7 +41,7 @@ int so_stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
 	return 0;
 }
 
-const struct so_stack *so_stacks_get(const struct so_stacks *st, int32_t id)
+const struct so_stack *stacks_get(const struct so_stacks *st, int32_t id)
 {
 	uint32_t idx;
 

@@ -26,12 +26,12 @@ struct so_stacks {
 	struct u64map by_id;
 };
 
-void so_stacks_init(struct so_stacks *st);
-void so_stacks_fini(struct so_stacks *st);
+void stacks_init(struct so_stacks *st);
+void stacks_fini(struct so_stacks *st);
 /* Keeps the first stack stored for an id.  depth is capped at
  * SO_STACK_DEPTH.  Returns 0, or -1 when memory runs out. */
-int so_stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
-		  uint32_t depth);
-const struct so_stack *so_stacks_get(const struct so_stacks *st, int32_t id);
+int stacks_put(struct so_stacks *st, int32_t id, const uint64_t *addrs,
+	       uint32_t depth);
+const struct so_stack *stacks_get(const struct so_stacks *st, int32_t id);
 
 #endif /* SO_STACKS_H */

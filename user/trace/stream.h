@@ -38,17 +38,17 @@ struct so_stream {
 	struct u64map contexts;	/* tid -> active refs held, removals */
 };
 
-void so_stream_init(struct so_stream *s, FILE *out, struct so_names *names,
-		    bool colour, uint64_t t0_ns);
-void so_stream_fini(struct so_stream *s);
-void so_stream_header(struct so_stream *s);
-void so_stream_event(struct so_stream *s, const struct so_event *ev);
+void stream_init(struct so_stream *s, FILE *out, struct so_names *names,
+		 bool colour, uint64_t t0_ns);
+void stream_fini(struct so_stream *s);
+void stream_header(struct so_stream *s);
+void stream_event(struct so_stream *s, const struct so_event *ev);
 /* verdict: "DEADLOCK-PRONE", "GATED", "DEADLOCK", ...; the rest printf. */
-void so_stream_finding(struct so_stream *s, uint64_t ts_ns,
-		       const char *verdict, const char *fmt, ...)
+void stream_finding(struct so_stream *s, uint64_t ts_ns,
+		    const char *verdict, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The DETAILS column of ev, as the stream prints it. */
-const char *so_stream_details(struct so_stream *s, const struct so_event *ev,
-			      char *buf, size_t len);
+const char *stream_details(struct so_stream *s, const struct so_event *ev,
+			   char *buf, size_t len);
 
 #endif /* SO_STREAM_H */

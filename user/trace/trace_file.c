@@ -79,7 +79,7 @@ static int tf_dispatch(struct tf_reader *r, struct tf_cursor *c,
 		free(info);
 		return ret;
 	case TF_REC_EVENT:
-		if (so_record_check(c->bytes, c->len, why, sizeof(why)))
+		if (record_check(c->bytes, c->len, why, sizeof(why)))
 			return tf_fail(r, "bad EVENT record at offset %llu: %s",
 				       (unsigned long long)c->base, why);
 		r->nr_events++;

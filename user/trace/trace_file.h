@@ -115,11 +115,11 @@ struct so_session_end {
 	uint64_t counters[SO_CNT_NR];	/* enum so_counter, summed over CPUs */
 };
 
-const char *so_probe_mode_name(uint32_t mode);
+const char *tf_probe_mode_name(uint32_t mode);
 /* Appends a probe or knob; -1 when the table is full or a name too long. */
-int so_session_add_probe(struct so_session_info *info, const char *name,
+int tf_session_add_probe(struct so_session_info *info, const char *name,
 			 uint32_t mode);
-int so_session_add_knob(struct so_session_info *info, const char *name,
+int tf_session_add_knob(struct so_session_info *info, const char *name,
 			const char *value);
 
 struct tf_writer {
@@ -134,7 +134,7 @@ int tf_writer_open(struct tf_writer *w, FILE *out,
 /* After tf_writer_close(): the next session in the same file, its
  * SESSION record.  Returns 0, or -1 (write error). */
 int tf_writer_session(struct tf_writer *w, const struct so_session_info *info);
-/* rec must have passed so_record_check(). */
+/* rec must have passed record_check(). */
 int tf_write_event(struct tf_writer *w, const void *rec, size_t len);
 int tf_write_stack(struct tf_writer *w, int32_t id, const uint64_t *addrs,
 		   uint32_t depth);

@@ -22,7 +22,7 @@
  * EVENT records are struct so_event and struct so_edge_event exactly as
  * the ring buffer delivered them (bpf/observe.h): a size that changes
  * without SO_ABI_VERSION changing would make old traces read as garbage
- * that passes so_record_check().  A failure here means: bump
+ * that passes record_check().  A failure here means: bump
  * SO_ABI_VERSION in observe.h, then update these sizes.
  */
 _Static_assert(SO_ABI_VERSION == 1,
