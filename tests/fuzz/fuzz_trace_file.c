@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(&run, 0, sizeof(run));
 	run.ksyms = ksyms_new();
-	so_stats_init(&stats);
+	stats_init(&stats);
 	so_pipeline_init(&run.pipe);
 	run.pipe.names = names_new(run.ksyms);
 	run.pipe.stats = &stats;
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	names_free(run.pipe.names);
 	so_pipeline_fini(&run.pipe);
-	so_stats_fini(&stats);
+	stats_fini(&stats);
 	ksyms_free(run.ksyms);
 	return 0;
 }

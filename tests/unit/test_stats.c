@@ -9,8 +9,8 @@ static void feed_scenario(struct so_stats *st)
 
 	n = test_scenario(evs, sizes);
 	for (i = 0; i < n; i++)
-		so_stats_feed(st, &evs[i].ev);
-	so_stats_finish(st);
+		stats_feed(st, &evs[i].ev);
+	stats_finish(st);
 }
 
 static void test_kernfs_refs(void **state)
@@ -18,9 +18,9 @@ static void test_kernfs_refs(void **state)
 	const struct so_class_stats *kn;
 	struct so_stats st;
 
-	so_stats_init(&st);
+	stats_init(&st);
 	feed_scenario(&st);
-	kn = so_stats_class(&st, KN_X);
+	kn = stats_class(&st, KN_X);
 	assert_non_null(kn);
 	assert_int_equal(kn->kn_gets, 1);
 	assert_int_equal(kn->kn_refused, 1);
@@ -38,7 +38,7 @@ static void test_kernfs_refs(void **state)
 	assert_int_equal(kn->write_bytes, 0);
 	assert_int_equal(st.write_errnos.len, 1);
 	assert_int_equal(st.write_errnos.slots[0].err, 19);
-	so_stats_fini(&st);
+	stats_fini(&st);
 }
 
 static void test_locks_and_modules(void **state)
@@ -46,9 +46,9 @@ static void test_locks_and_modules(void **state)
 	const struct so_class_stats *cfg, *mod;
 	struct so_stats st;
 
-	so_stats_init(&st);
+	stats_init(&st);
 	feed_scenario(&st);
-	cfg = so_stats_class(&st, MTX_CFG);
+	cfg = stats_class(&st, MTX_CFG);
 	assert_non_null(cfg);
 	/* Contention by address, attributed through the lock's class. */
 	assert_int_equal(cfg->wait.count, 1);
@@ -58,7 +58,7 @@ static void test_locks_and_modules(void **state)
 	/* 9000 ns -> bucket 13 (8192..16383); 2996000 -> bucket 21 */
 	assert_int_equal(cfg->hold_hist.buckets[13], 1);
 	assert_int_equal(cfg->hold_hist.buckets[21], 1);
-	mod = so_stats_class(&st, MOD_TS);
+	mod = stats_class(&st, MOD_TS);
 	assert_non_null(mod);
 	assert_int_equal(mod->mod_gets, 1);
 	assert_int_equal(mod->mod_get_fails, 1);
@@ -73,7 +73,7 @@ static void test_locks_and_modules(void **state)
 	assert_int_equal(st.unpaired, 0);
 	assert_int_equal(st.nr_events, 24);
 	assert_int_equal(st.by_type[SO_EV_KN_GET_ACTIVE], 2);
-	so_stats_fini(&st);
+	stats_fini(&st);
 }
 
 /* An end without its begin is counted, not matched with a stranger. */
@@ -82,22 +82,22 @@ static void test_unpaired(void **state)
 	struct so_stats st;
 	struct so_event ev;
 
-	so_stats_init(&st);
+	stats_init(&st);
 	ev = test_event(SO_EV_KN_WRITE_BEGIN, 10, 1, KN_X, "a/b");
-	so_stats_feed(&st, &ev);
+	stats_feed(&st, &ev);
 	ev = test_event(SO_EV_KN_WRITE_END, 20, 2, KN_X, "a/b");
 	ev.ret = 5;
-	so_stats_feed(&st, &ev);
+	stats_feed(&st, &ev);
 	ev = test_event(SO_EV_DEL_GENDISK_END, 30, 3, 0, NULL);
-	so_stats_feed(&st, &ev);
+	stats_feed(&st, &ev);
 	ev = test_event(SO_EV_CONTENTION_END, 30, 3, 0, NULL);
-	so_stats_feed(&st, &ev);
+	stats_feed(&st, &ev);
 	assert_int_equal(st.unpaired, 3);
 	/* The write still counts, without a time. */
-	assert_int_equal(so_stats_class(&st, KN_X)->writes, 1);
-	assert_int_equal(so_stats_class(&st, KN_X)->write_bytes, 5);
-	assert_int_equal(so_stats_class(&st, KN_X)->write_time.count, 0);
-	so_stats_fini(&st);
+	assert_int_equal(stats_class(&st, KN_X)->writes, 1);
+	assert_int_equal(stats_class(&st, KN_X)->write_bytes, 5);
+	assert_int_equal(stats_class(&st, KN_X)->write_time.count, 0);
+	stats_fini(&st);
 }
 
 /* Contention on a lock never seen acquired gets an address class. */
@@ -107,22 +107,22 @@ static void test_anonymous_contention(void **state)
 	struct so_event ev;
 	int i;
 
-	so_stats_init(&st);
+	stats_init(&st);
 	for (i = 0; i < 3; i++) {
 		ev = test_event(SO_EV_CONTENTION_BEGIN, 100 * i, 9, 0, NULL);
 		ev.obj = 0xffff888000777000ULL;
-		so_stats_feed(&st, &ev);
+		stats_feed(&st, &ev);
 		ev.type = SO_EV_CONTENTION_END;
 		ev.ts_ns += 50;
-		so_stats_feed(&st, &ev);
+		stats_feed(&st, &ev);
 	}
-	so_stats_finish(&st);
-	so_stats_finish(&st);	/* twice: still counted once */
-	assert_int_equal(so_stats_class(&st,
-					SO_CLASS_MAKE(SO_CLASS_LOCK,
-						      0xffff888000777000ULL))
+	stats_finish(&st);
+	stats_finish(&st);	/* twice: still counted once */
+	assert_int_equal(stats_class(&st,
+				     SO_CLASS_MAKE(SO_CLASS_LOCK,
+						   0xffff888000777000ULL))
 				 ->wait.count, 3);
-	so_stats_fini(&st);
+	stats_fini(&st);
 }
 
 static void test_errnos_and_timing(void **state)
@@ -133,18 +133,18 @@ static void test_errnos_and_timing(void **state)
 
 	memset(&e, 0, sizeof(e));
 	for (i = 1; i <= SO_ERRNOS_MAX + 2; i++)
-		so_errnos_add(&e, -i);
-	so_errnos_add(&e, -1);
+		stats_errnos_add(&e, -i);
+	stats_errnos_add(&e, -1);
 	assert_int_equal(e.len, SO_ERRNOS_MAX);
 	assert_int_equal(e.other, 2);
 	assert_int_equal(e.slots[0].count, 2);
 	memset(&t, 0, sizeof(t));
-	assert_int_equal(so_timing_avg(&t), 0);
-	so_timing_add(&t, 10);
-	so_timing_add(&t, 30);
+	assert_int_equal(stats_timing_avg(&t), 0);
+	stats_timing_add(&t, 10);
+	stats_timing_add(&t, 30);
 	assert_int_equal(t.min_ns, 10);
 	assert_int_equal(t.max_ns, 30);
-	assert_int_equal(so_timing_avg(&t), 20);
+	assert_int_equal(stats_timing_avg(&t), 20);
 }
 
 /* Many tasks at once: the pending table grows and reuses its slots. */
@@ -156,9 +156,9 @@ static void test_errnos_extremes(void **state)
 
 	(void)state;
 	memset(&e, 0, sizeof(e));
-	so_errnos_add(&e, INT64_MIN);
-	so_errnos_add(&e, INT64_MAX);
-	so_errnos_add(&e, -5);
+	stats_errnos_add(&e, INT64_MIN);
+	stats_errnos_add(&e, INT64_MAX);
+	stats_errnos_add(&e, -5);
 	assert_int_equal(e.len, 2);
 	assert_int_equal(e.slots[0].err, INT32_MAX);
 	assert_int_equal(e.slots[0].count, 2);
@@ -172,25 +172,25 @@ static void test_many_tasks(void **state)
 	uint32_t tid;
 	int round;
 
-	so_stats_init(&st);
+	stats_init(&st);
 	for (round = 0; round < 3; round++) {
 		for (tid = 1; tid <= 500; tid++) {
 			ev = test_event(SO_EV_KN_WRITE_BEGIN, 1000 * round, tid,
 					KN_Y, "d/a");
-			so_stats_feed(&st, &ev);
+			stats_feed(&st, &ev);
 		}
 		for (tid = 1; tid <= 500; tid++) {
 			ev = test_event(SO_EV_KN_WRITE_END,
 					1000 * round + tid, tid, KN_Y, "d/a");
 			ev.ret = 1;
-			so_stats_feed(&st, &ev);
+			stats_feed(&st, &ev);
 		}
 	}
-	assert_int_equal(so_stats_class(&st, KN_Y)->writes, 1500);
-	assert_int_equal(so_stats_class(&st, KN_Y)->write_time.count, 1500);
+	assert_int_equal(stats_class(&st, KN_Y)->writes, 1500);
+	assert_int_equal(stats_class(&st, KN_Y)->write_time.count, 1500);
 	assert_int_equal(st.unpaired, 0);
 	assert_true(st.nr_pending <= 500);
-	so_stats_fini(&st);
+	stats_fini(&st);
 }
 
 /*
@@ -208,15 +208,15 @@ static void test_kernel_write_counts(void **state)
 	struct so_stats st;
 	struct so_event ev;
 
-	so_stats_init(&st);
+	stats_init(&st);
 	ev = test_event(SO_EV_KN_WRITE_END, 500, 7, KN_X, "test_sysfs0/x");
 	ev.flags = SO_EVF_ALONE;
 	ev.ret = -19;
 	ev.arg = 30;
-	so_stats_feed(&st, &ev);
-	so_stats_add_class_counts(&st, KN_X, &counts);
-	so_stats_finish(&st);
-	kn = so_stats_class(&st, KN_X);
+	stats_feed(&st, &ev);
+	stats_add_class_counts(&st, KN_X, &counts);
+	stats_finish(&st);
+	kn = stats_class(&st, KN_X);
 	assert_non_null(kn);
 	assert_int_equal(kn->writes, 5);
 	assert_int_equal(kn->write_errors, 1);
@@ -230,9 +230,9 @@ static void test_kernel_write_counts(void **state)
 	assert_int_equal(st.unpaired, 0);
 	/* Nothing counted, nothing added (no empty class row). */
 	memset(&counts, 0, sizeof(counts));
-	so_stats_add_class_counts(&st, KN_Y, &counts);
-	assert_null(so_stats_class(&st, KN_Y));
-	so_stats_fini(&st);
+	stats_add_class_counts(&st, KN_Y, &counts);
+	assert_null(stats_class(&st, KN_Y));
+	stats_fini(&st);
 }
 
 /*
@@ -248,22 +248,22 @@ static void test_release_class(void **state)
 	struct so_stats st;
 	struct so_event ev;
 
-	so_stats_init(&st);
+	stats_init(&st);
 	ev = test_event(SO_EV_LOCK_ACQUIRED, 1000, 7, cls, "reset_mutex");
 	ev.obj = 0xffffffffc04552c0ULL;
-	so_stats_feed(&st, &ev);
+	stats_feed(&st, &ev);
 	ev = test_event(SO_EV_LOCK_RELEASED, 2000, 7, cls, NULL);
 	ev.obj = 0xffffffffc04552c0ULL;
 	ev.arg = 1000;
-	so_stats_feed(&st, &ev);
+	stats_feed(&st, &ev);
 	ev.class_id = 0;	/* the old probes' release */
 	ev.arg = 3000;
-	so_stats_feed(&st, &ev);
-	c = so_stats_class(&st, cls);
+	stats_feed(&st, &ev);
+	c = stats_class(&st, cls);
 	assert_non_null(c);
 	assert_int_equal(c->hold.count, 2);
 	assert_int_equal(c->hold.total_ns, 4000);
-	so_stats_fini(&st);
+	stats_fini(&st);
 	(void)state;
 }
 

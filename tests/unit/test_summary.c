@@ -28,7 +28,7 @@ static void run_init(struct run *r)
 	memset(r, 0, sizeof(*r));
 	r->ksyms = ksyms_new();
 	r->names = names_new(r->ksyms);
-	so_stats_init(&r->stats);
+	stats_init(&r->stats);
 	so_pipeline_init(&r->pipe);
 	r->pipe.names = r->names;
 	r->pipe.stats = &r->stats;
@@ -42,7 +42,7 @@ static void run_fini(struct run *r)
 {
 	so_findings_fini(&r->findings);
 	so_pipeline_fini(&r->pipe);
-	so_stats_fini(&r->stats);
+	stats_fini(&r->stats);
 	names_free(r->names);
 	ksyms_free(r->ksyms);
 }

@@ -10,12 +10,12 @@
 #include "analysis/stats_impl.h"
 #include "lib/array.h"
 
-static uint64_t so_pending_key(uint32_t tid, enum so_pending_kind kind)
+static uint64_t stats_pending_key(uint32_t tid, enum so_pending_kind kind)
 {
 	return ((uint64_t)tid << 8) | kind;
 }
 
-void so_timing_add(struct so_timing *t, uint64_t ns)
+void stats_timing_add(struct so_timing *t, uint64_t ns)
 {
 	if (!t->count || ns < t->min_ns)
 		t->min_ns = ns;
@@ -25,17 +25,17 @@ void so_timing_add(struct so_timing *t, uint64_t ns)
 	t->total_ns += ns;
 }
 
-uint64_t so_timing_avg(const struct so_timing *t)
+uint64_t stats_timing_avg(const struct so_timing *t)
 {
 	return t->count ? t->total_ns / t->count : 0;
 }
 
-void so_hist_add(struct so_hist *h, uint64_t ns)
+void stats_hist_add(struct so_hist *h, uint64_t ns)
 {
 	h->buckets[ns ? 63 - __builtin_clzll(ns) : 0]++;
 }
 
-void so_errnos_add(struct so_errnos *e, int64_t err)
+void stats_errnos_add(struct so_errnos *e, int64_t err)
 {
 	/* From a trace file err is anything: -INT64_MIN overflows, and a
 	 * magnitude past int32 is no errno (kept apart as INT32_MAX). */
@@ -58,7 +58,7 @@ void so_errnos_add(struct so_errnos *e, int64_t err)
 	e->len++;
 }
 
-void so_stats_init(struct so_stats *st)
+void stats_init(struct so_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	u64map_init(&st->class_index);
@@ -67,7 +67,7 @@ void so_stats_init(struct so_stats *st)
 	u64map_init(&st->pending_index);
 }
 
-void so_stats_fini(struct so_stats *st)
+void stats_fini(struct so_stats *st)
 {
 	free(st->classes);
 	free(st->devices);
@@ -86,9 +86,9 @@ void so_stats_fini(struct so_stats *st)
  * zeroed when new: classes by id, lock waits by address.  UINT32_MAX
  * when memory ran out (counted).
  */
-static uint32_t so_keyed_entry(struct so_stats *st, struct u64map *index,
-			       void **array, size_t *cap, uint32_t *nr,
-			       size_t size, uint64_t key)
+static uint32_t stats_keyed_entry(struct so_stats *st, struct u64map *index,
+				  void **array, size_t *cap, uint32_t *nr,
+				  size_t size, uint64_t key)
 {
 	uint32_t idx;
 
@@ -103,13 +103,13 @@ static uint32_t so_keyed_entry(struct so_stats *st, struct u64map *index,
 	return (*nr)++;
 }
 
-struct so_class_stats *so_stats_class_rw(struct so_stats *st,
-					 uint64_t class_id)
+struct so_class_stats *stats_class_rw(struct so_stats *st,
+				      uint64_t class_id)
 {
-	uint32_t idx = so_keyed_entry(st, &st->class_index,
-				      (void **)&st->classes, &st->cap_classes,
-				      &st->nr_classes, sizeof(*st->classes),
-				      class_id);
+	uint32_t idx = stats_keyed_entry(st, &st->class_index,
+					 (void **)&st->classes,
+					 &st->cap_classes, &st->nr_classes,
+					 sizeof(*st->classes), class_id);
 
 	if (idx == UINT32_MAX)
 		return NULL;
@@ -117,8 +117,8 @@ struct so_class_stats *so_stats_class_rw(struct so_stats *st,
 	return &st->classes[idx];
 }
 
-const struct so_class_stats *so_stats_class(const struct so_stats *st,
-					    uint64_t class_id)
+const struct so_class_stats *stats_class(const struct so_stats *st,
+					 uint64_t class_id)
 {
 	uint32_t idx;
 
@@ -127,10 +127,10 @@ const struct so_class_stats *so_stats_class(const struct so_stats *st,
 	return &st->classes[idx];
 }
 
-void so_pending_begin(struct so_stats *st, const struct so_event *ev,
-		      enum so_pending_kind kind)
+void stats_pending_begin(struct so_stats *st, const struct so_event *ev,
+			 enum so_pending_kind kind)
 {
-	uint64_t key = so_pending_key(ev->tid, kind);
+	uint64_t key = stats_pending_key(ev->tid, kind);
 	struct so_pending *pend;
 	uint32_t idx;
 
@@ -160,10 +160,10 @@ void so_pending_begin(struct so_stats *st, const struct so_event *ev,
 }
 
 /* Takes the begin matching ev into *out; false (and counted) if none. */
-bool so_pending_end(struct so_stats *st, const struct so_event *ev,
-		    enum so_pending_kind kind, struct so_pending *out)
+bool stats_pending_end(struct so_stats *st, const struct so_event *ev,
+		       enum so_pending_kind kind, struct so_pending *out)
 {
-	uint64_t key = so_pending_key(ev->tid, kind);
+	uint64_t key = stats_pending_key(ev->tid, kind);
 	uint32_t idx;
 
 	if (!u64map_get(&st->pending_index, key, &idx)) {
@@ -179,8 +179,8 @@ bool so_pending_end(struct so_stats *st, const struct so_event *ev,
 	return true;
 }
 
-void so_stats_device(struct so_stats *st, uint32_t kind, const char *name,
-		     uint64_t ns)
+void stats_device(struct so_stats *st, uint32_t kind, const char *name,
+		  uint64_t ns)
 {
 	struct so_device_stats *dev;
 	uint32_t i;
@@ -201,17 +201,17 @@ void so_stats_device(struct so_stats *st, uint32_t kind, const char *name,
 	memcpy(dev->name, name, SO_NAME_LEN);
 	dev->name[SO_NAME_LEN - 1] = '\0';
 found:
-	so_timing_add(&dev->removal, ns);
+	stats_timing_add(&dev->removal, ns);
 }
 
-void so_stats_lock_seen(struct so_stats *st, const struct so_event *ev)
+void stats_lock_seen(struct so_stats *st, const struct so_event *ev)
 {
 	uint32_t idx;
 
 	if (!ev->obj || !ev->class_id ||
 	    u64map_get(&st->lock_class, ev->obj, NULL))
 		return;
-	if (!so_stats_class_rw(st, ev->class_id) ||
+	if (!stats_class_rw(st, ev->class_id) ||
 	    !u64map_get(&st->class_index, ev->class_id, &idx))
 		return;
 	if (u64map_put(&st->lock_class, ev->obj, idx))
@@ -219,7 +219,7 @@ void so_stats_lock_seen(struct so_stats *st, const struct so_event *ev)
 }
 
 /* The class a lock address was seen with, or 0. */
-uint64_t so_stats_lock_class(const struct so_stats *st, uint64_t obj)
+uint64_t stats_lock_class(const struct so_stats *st, uint64_t obj)
 {
 	uint32_t idx;
 
@@ -228,31 +228,33 @@ uint64_t so_stats_lock_class(const struct so_stats *st, uint64_t obj)
 	return st->classes[idx].class_id;
 }
 
-void so_stats_contention(struct so_stats *st, uint64_t obj,
-			 uint64_t class_id, uint64_t ns)
+void stats_contention(struct so_stats *st, uint64_t obj,
+		      uint64_t class_id, uint64_t ns)
 {
 	struct so_class_stats *cls;
 	uint32_t idx;
 
 	if (!class_id)
-		class_id = so_stats_lock_class(st, obj);
+		class_id = stats_lock_class(st, obj);
 	if (class_id) {
-		cls = so_stats_class_rw(st, class_id);
+		cls = stats_class_rw(st, class_id);
 		if (cls)
-			so_timing_add(&cls->wait, ns);
+			stats_timing_add(&cls->wait, ns);
 		return;
 	}
 	/* Its class may come with the acquisition that follows: wait. */
-	idx = so_keyed_entry(st, &st->lock_wait_index, (void **)&st->lock_waits,
-			     &st->cap_lock_waits, &st->nr_lock_waits,
-			     sizeof(*st->lock_waits), obj);
+	idx = stats_keyed_entry(st, &st->lock_wait_index,
+				(void **)&st->lock_waits, &st->cap_lock_waits,
+				&st->nr_lock_waits, sizeof(*st->lock_waits),
+				obj);
 	if (idx == UINT32_MAX)
 		return;
 	st->lock_waits[idx].obj = obj;
-	so_timing_add(&st->lock_waits[idx].wait, ns);
+	stats_timing_add(&st->lock_waits[idx].wait, ns);
 }
 
-static void so_timing_merge(struct so_timing *into, const struct so_timing *t)
+static void stats_timing_merge(struct so_timing *into,
+			       const struct so_timing *t)
 {
 	if (!t->count)
 		return;
@@ -264,7 +266,7 @@ static void so_timing_merge(struct so_timing *into, const struct so_timing *t)
 	into->total_ns += t->total_ns;
 }
 
-void so_stats_finish(struct so_stats *st)
+void stats_finish(struct so_stats *st)
 {
 	struct so_class_stats *cls;
 	struct so_lock_wait *lw;
@@ -275,25 +277,25 @@ void so_stats_finish(struct so_stats *st)
 		lw = &st->lock_waits[i];
 		if (!lw->wait.count)
 			continue;
-		class_id = so_stats_lock_class(st, lw->obj);
+		class_id = stats_lock_class(st, lw->obj);
 		if (!class_id)
 			class_id = SO_CLASS_MAKE(SO_CLASS_LOCK, lw->obj);
-		cls = so_stats_class_rw(st, class_id);
+		cls = stats_class_rw(st, class_id);
 		if (!cls)
 			continue;
-		so_timing_merge(&cls->wait, &lw->wait);
+		stats_timing_merge(&cls->wait, &lw->wait);
 		memset(&lw->wait, 0, sizeof(lw->wait));
 	}
 }
 
-static bool so_class_counts_empty(const struct so_class_counts *c)
+static bool stats_class_counts_empty(const struct so_class_counts *c)
 {
 	return !c->writes && !c->holds && !c->kn_gets && !c->kn_puts &&
 	       !c->mod_gets && !c->mod_puts;
 }
 
-void so_stats_add_class_counts(struct so_stats *st, uint64_t class_id,
-			       const struct so_class_counts *counts)
+void stats_add_class_counts(struct so_stats *st, uint64_t class_id,
+			    const struct so_class_counts *counts)
 {
 	struct so_class_stats *cls;
 	struct so_timing writes = {
@@ -310,15 +312,15 @@ void so_stats_add_class_counts(struct so_stats *st, uint64_t class_id,
 	};
 	size_t b;
 
-	if (!class_id || so_class_counts_empty(counts))
+	if (!class_id || stats_class_counts_empty(counts))
 		return;
-	cls = so_stats_class_rw(st, class_id);
+	cls = stats_class_rw(st, class_id);
 	if (!cls)
 		return;
 	cls->writes += counts->writes;
 	cls->write_bytes += counts->write_bytes;
-	so_timing_merge(&cls->write_time, &writes);
-	so_timing_merge(&cls->hold, &holds);
+	stats_timing_merge(&cls->write_time, &writes);
+	stats_timing_merge(&cls->hold, &holds);
 	for (b = 0; b < SO_COUNTS_HIST && b < SO_HIST_BUCKETS; b++)
 		cls->hold_hist.buckets[b] += counts->hold_hist[b];
 	cls->kn_gets += counts->kn_gets;

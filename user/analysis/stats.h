@@ -113,7 +113,7 @@ struct so_stats {
 	struct u64map lock_wait_index;	/* obj -> lock_waits[] */
 	struct u64map lock_class;	/* obj -> classes[] index */
 
-	/* Begins waiting for their end, keyed by so_pending_key(). */
+	/* Begins waiting for their end, keyed by stats_pending_key(). */
 	struct so_pending *pending;
 	uint32_t nr_pending;
 	size_t cap_pending;
@@ -125,26 +125,26 @@ struct so_stats {
 	uint64_t nomem;		/* events not counted: out of memory */
 };
 
-void so_stats_init(struct so_stats *st);
-void so_stats_fini(struct so_stats *st);
+void stats_init(struct so_stats *st);
+void stats_fini(struct so_stats *st);
 /* ev has passed record_check(). */
-void so_stats_feed(struct so_stats *st, const struct so_event *ev);
+void stats_feed(struct so_stats *st, const struct so_event *ev);
 /*
  * What the kernel counted itself (summary mode sends no event for a
  * write that succeeded, a reference taken or put, a lock held), summed
  * over CPUs: added to the class's figures as if each had come as events.
  */
-void so_stats_add_class_counts(struct so_stats *st, uint64_t class_id,
-			       const struct so_class_counts *counts);
+void stats_add_class_counts(struct so_stats *st, uint64_t class_id,
+			    const struct so_class_counts *counts);
 /* Attributes lock contention to classes; call before reading results.
  * Feeding after finish is allowed: finish again. */
-void so_stats_finish(struct so_stats *st);
-const struct so_class_stats *so_stats_class(const struct so_stats *st,
-					    uint64_t class_id);
+void stats_finish(struct so_stats *st);
+const struct so_class_stats *stats_class(const struct so_stats *st,
+					 uint64_t class_id);
 
-void so_timing_add(struct so_timing *t, uint64_t ns);
-uint64_t so_timing_avg(const struct so_timing *t);
-void so_hist_add(struct so_hist *h, uint64_t ns);
-void so_errnos_add(struct so_errnos *e, int64_t err);
+void stats_timing_add(struct so_timing *t, uint64_t ns);
+uint64_t stats_timing_avg(const struct so_timing *t);
+void stats_hist_add(struct so_hist *h, uint64_t ns);
+void stats_errnos_add(struct so_errnos *e, int64_t err);
 
 #endif /* SO_STATS_H */

@@ -1,30 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
- * so_stats_feed(): what each event means for the figures, by family
+ * stats_feed(): what each event means for the figures, by family
  * (kernfs, modules, device removals, locks).  Apart from the store
  * (stats.c), which knows no event type: this file is where a new probe's
  * event is taught to the summary.
  */
 #include "analysis/stats_impl.h"
 
-static uint64_t so_elapsed(const struct so_event *ev,
-			   const struct so_pending *begin)
+static uint64_t stats_elapsed(const struct so_event *ev,
+			      const struct so_pending *begin)
 {
 	return ev->ts_ns > begin->ts_ns ? ev->ts_ns - begin->ts_ns : 0;
 }
 
-static struct so_class_stats *so_end_class(struct so_stats *st,
-					   const struct so_event *ev,
-					   const struct so_pending *begin)
+static struct so_class_stats *stats_end_class(struct so_stats *st,
+					      const struct so_event *ev,
+					      const struct so_pending *begin)
 {
 	uint64_t class_id = ev->class_id ? ev->class_id :
 			    begin ? begin->class_id : 0;
 
-	return class_id ? so_stats_class_rw(st, class_id) : NULL;
+	return class_id ? stats_class_rw(st, class_id) : NULL;
 }
 
 /* A write's bytes or its error, on its class and in the errno table. */
-static void so_stats_write_end(struct so_stats *st, const struct so_event *ev)
+static void stats_write_end(struct so_stats *st, const struct so_event *ev)
 {
 	/* Sent alone (summary mode): no begin, its class and time here. */
 	bool alone = ev->flags & SO_EVF_ALONE;
@@ -32,24 +32,24 @@ static void so_stats_write_end(struct so_stats *st, const struct so_event *ev)
 	struct so_pending begin;
 	bool paired;
 
-	paired = !alone && so_pending_end(st, ev, SO_PEND_WRITE, &begin);
-	cls = so_end_class(st, ev, paired ? &begin : NULL);
+	paired = !alone && stats_pending_end(st, ev, SO_PEND_WRITE, &begin);
+	cls = stats_end_class(st, ev, paired ? &begin : NULL);
 	if (!cls)
 		return;
 	cls->writes++;
 	if (ev->ret < 0) {
 		cls->write_errors++;
-		so_errnos_add(&st->write_errnos, ev->ret);
+		stats_errnos_add(&st->write_errnos, ev->ret);
 	} else {
 		cls->write_bytes += (uint64_t)ev->ret;
 	}
 	if (alone)
-		so_timing_add(&cls->write_time, ev->arg);
+		stats_timing_add(&cls->write_time, ev->arg);
 	else if (paired)
-		so_timing_add(&cls->write_time, so_elapsed(ev, &begin));
+		stats_timing_add(&cls->write_time, stats_elapsed(ev, &begin));
 }
 
-static void so_stats_kernfs(struct so_stats *st, const struct so_event *ev)
+static void stats_kernfs(struct so_stats *st, const struct so_event *ev)
 {
 	struct so_class_stats *cls;
 	struct so_pending begin;
@@ -57,55 +57,56 @@ static void so_stats_kernfs(struct so_stats *st, const struct so_event *ev)
 
 	switch (ev->type) {
 	case SO_EV_KN_WRITE_BEGIN:
-		so_pending_begin(st, ev, SO_PEND_WRITE);
+		stats_pending_begin(st, ev, SO_PEND_WRITE);
 		return;
 	case SO_EV_KN_WRITE_END:
-		so_stats_write_end(st, ev);
+		stats_write_end(st, ev);
 		return;
 	case SO_EV_KN_GET_ACTIVE:
-		cls = so_end_class(st, ev, NULL);
+		cls = stats_end_class(st, ev, NULL);
 		if (!cls)
 			return;
 		if (ev->ret) {
 			cls->kn_gets++;
-			so_pending_begin(st, ev, SO_PEND_ACTIVE);
+			stats_pending_begin(st, ev, SO_PEND_ACTIVE);
 		} else {
 			cls->kn_refused++;
 		}
 		return;
 	case SO_EV_KN_PUT_ACTIVE:
-		paired = so_pending_end(st, ev, SO_PEND_ACTIVE, &begin);
-		cls = so_end_class(st, ev, paired ? &begin : NULL);
+		paired = stats_pending_end(st, ev, SO_PEND_ACTIVE, &begin);
+		cls = stats_end_class(st, ev, paired ? &begin : NULL);
 		if (!cls)
 			return;
 		cls->kn_puts++;
 		if (paired) {
-			so_timing_add(&cls->hold, so_elapsed(ev, &begin));
-			so_hist_add(&cls->hold_hist, so_elapsed(ev, &begin));
+			stats_timing_add(&cls->hold, stats_elapsed(ev, &begin));
+			stats_hist_add(&cls->hold_hist,
+				       stats_elapsed(ev, &begin));
 		}
 		return;
 	case SO_EV_KN_DRAIN_BEGIN:
-		cls = so_end_class(st, ev, NULL);
+		cls = stats_end_class(st, ev, NULL);
 		if (!cls)
 			return;
 		cls->kn_drains++;
 		cls->kn_drain_waits += ev->arg != 0;
-		so_pending_begin(st, ev, SO_PEND_DRAIN);
+		stats_pending_begin(st, ev, SO_PEND_DRAIN);
 		return;
 	case SO_EV_KN_DRAIN_END:
-		paired = so_pending_end(st, ev, SO_PEND_DRAIN, &begin);
-		cls = so_end_class(st, ev, paired ? &begin : NULL);
+		paired = stats_pending_end(st, ev, SO_PEND_DRAIN, &begin);
+		cls = stats_end_class(st, ev, paired ? &begin : NULL);
 		if (!cls)
 			return;
-		so_timing_add(&cls->drain, ev->arg);
+		stats_timing_add(&cls->drain, ev->arg);
 		/* Readers were there at entry: the drain waited for them. */
 		if (paired && begin.arg)
-			so_timing_add(&cls->wait, ev->arg);
+			stats_timing_add(&cls->wait, ev->arg);
 		return;
 	}
 }
 
-static void so_stats_module(struct so_stats *st, const struct so_event *ev)
+static void stats_module(struct so_stats *st, const struct so_event *ev)
 {
 	struct so_module_ops *mods = &st->modules;
 	struct so_class_stats *cls;
@@ -115,7 +116,7 @@ static void so_stats_module(struct so_stats *st, const struct so_event *ev)
 	switch (ev->type) {
 	case SO_EV_MOD_GET:
 	case SO_EV_MOD_PUT:
-		cls = so_end_class(st, ev, NULL);
+		cls = stats_end_class(st, ev, NULL);
 		if (!cls)
 			return;
 		if (ev->type == SO_EV_MOD_PUT)
@@ -126,32 +127,33 @@ static void so_stats_module(struct so_stats *st, const struct so_event *ev)
 			cls->mod_get_fails++;
 		return;
 	case SO_EV_MOD_LOAD_BEGIN:
-		so_pending_begin(st, ev, SO_PEND_LOAD);
+		stats_pending_begin(st, ev, SO_PEND_LOAD);
 		return;
 	case SO_EV_MOD_DELETE_BEGIN:
-		so_pending_begin(st, ev, SO_PEND_DELETE);
+		stats_pending_begin(st, ev, SO_PEND_DELETE);
 		return;
 	case SO_EV_MOD_LOAD_END:
-		paired = so_pending_end(st, ev, SO_PEND_LOAD, &begin);
-		so_timing_add(&mods->load, paired ? so_elapsed(ev, &begin) : 0);
+		paired = stats_pending_end(st, ev, SO_PEND_LOAD, &begin);
+		stats_timing_add(&mods->load,
+				 paired ? stats_elapsed(ev, &begin) : 0);
 		if (ev->ret < 0) {
 			mods->load_fails++;
-			so_errnos_add(&mods->load_errnos, ev->ret);
+			stats_errnos_add(&mods->load_errnos, ev->ret);
 		}
 		return;
 	case SO_EV_MOD_DELETE_END:
-		paired = so_pending_end(st, ev, SO_PEND_DELETE, &begin);
-		so_timing_add(&mods->delete,
-			      paired ? so_elapsed(ev, &begin) : 0);
+		paired = stats_pending_end(st, ev, SO_PEND_DELETE, &begin);
+		stats_timing_add(&mods->delete,
+				 paired ? stats_elapsed(ev, &begin) : 0);
 		if (ev->ret < 0) {
 			mods->delete_fails++;
-			so_errnos_add(&mods->delete_errnos, ev->ret);
+			stats_errnos_add(&mods->delete_errnos, ev->ret);
 		}
 		return;
 	}
 }
 
-static void so_stats_removal(struct so_stats *st, const struct so_event *ev)
+static void stats_removal(struct so_stats *st, const struct so_event *ev)
 {
 	enum so_pending_kind kind = ev->type == SO_EV_DEL_GENDISK_BEGIN ||
 				    ev->type == SO_EV_DEL_GENDISK_END ?
@@ -160,18 +162,18 @@ static void so_stats_removal(struct so_stats *st, const struct so_event *ev)
 
 	if (ev->type == SO_EV_DEL_GENDISK_BEGIN ||
 	    ev->type == SO_EV_MISC_DEREG_BEGIN) {
-		so_pending_begin(st, ev, kind);
+		stats_pending_begin(st, ev, kind);
 		return;
 	}
-	if (!so_pending_end(st, ev, kind, &begin))
+	if (!stats_pending_end(st, ev, kind, &begin))
 		return;
 	/* The end event's own measure, when the probe took one. */
-	so_stats_device(st, kind == SO_PEND_GENDISK ? SO_DEV_GENDISK :
+	stats_device(st, kind == SO_PEND_GENDISK ? SO_DEV_GENDISK :
 						      SO_DEV_MISC,
-			begin.name, ev->arg ? ev->arg : so_elapsed(ev, &begin));
+		     begin.name, ev->arg ? ev->arg : stats_elapsed(ev, &begin));
 }
 
-static void so_stats_lock(struct so_stats *st, const struct so_event *ev)
+static void stats_lock(struct so_stats *st, const struct so_event *ev)
 {
 	uint64_t class_id;
 	struct so_class_stats *cls;
@@ -180,35 +182,35 @@ static void so_stats_lock(struct so_stats *st, const struct so_event *ev)
 	switch (ev->type) {
 	case SO_EV_LOCK_ACQUIRED:
 	case SO_EV_MUTEX_INIT:
-		so_stats_lock_seen(st, ev);
+		stats_lock_seen(st, ev);
 		return;
 	case SO_EV_LOCK_RELEASED:
-		so_stats_lock_seen(st, ev);
+		stats_lock_seen(st, ev);
 		/* Traces from before releases carried their class: find
 		 * it by the lock's address. */
 		class_id = ev->class_id ? ev->class_id :
-			   so_stats_lock_class(st, ev->obj);
-		cls = class_id ? so_stats_class_rw(st, class_id) : NULL;
+			   stats_lock_class(st, ev->obj);
+		cls = class_id ? stats_class_rw(st, class_id) : NULL;
 		if (!cls)
 			return;
-		so_timing_add(&cls->hold, ev->arg);
-		so_hist_add(&cls->hold_hist, ev->arg);
+		stats_timing_add(&cls->hold, ev->arg);
+		stats_hist_add(&cls->hold_hist, ev->arg);
 		return;
 	case SO_EV_CONTENTION_BEGIN:
-		so_pending_begin(st, ev, SO_PEND_CONTEND);
+		stats_pending_begin(st, ev, SO_PEND_CONTEND);
 		return;
 	case SO_EV_CONTENTION_END:
-		if (!so_pending_end(st, ev, SO_PEND_CONTEND, &begin))
+		if (!stats_pending_end(st, ev, SO_PEND_CONTEND, &begin))
 			return;
-		so_stats_contention(st, begin.obj,
-				    ev->class_id ? ev->class_id :
+		stats_contention(st, begin.obj,
+				 ev->class_id ? ev->class_id :
 						   begin.class_id,
-				    so_elapsed(ev, &begin));
+				 stats_elapsed(ev, &begin));
 		return;
 	}
 }
 
-void so_stats_feed(struct so_stats *st, const struct so_event *ev)
+void stats_feed(struct so_stats *st, const struct so_event *ev)
 {
 	if (!st->nr_events || ev->ts_ns < st->first_ns)
 		st->first_ns = ev->ts_ns;
@@ -220,16 +222,16 @@ void so_stats_feed(struct so_stats *st, const struct so_event *ev)
 
 	switch (ev->type) {
 	case SO_EV_KN_WRITE_BEGIN ... SO_EV_KN_DRAIN_END:
-		so_stats_kernfs(st, ev);
+		stats_kernfs(st, ev);
 		break;
 	case SO_EV_MOD_GET ... SO_EV_MOD_DELETE_END:
-		so_stats_module(st, ev);
+		stats_module(st, ev);
 		break;
 	case SO_EV_DEL_GENDISK_BEGIN ... SO_EV_MISC_DEREG_END:
-		so_stats_removal(st, ev);
+		stats_removal(st, ev);
 		break;
 	case SO_EV_LOCK_ACQUIRED ... SO_EV_MUTEX_INIT:
-		so_stats_lock(st, ev);
+		stats_lock(st, ev);
 		break;
 	default:
 		break;

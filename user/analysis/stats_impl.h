@@ -23,26 +23,26 @@ enum so_pending_kind {
 };
 
 /* The figures of class_id, new (zeroed) if unseen; NULL: no memory. */
-struct so_class_stats *so_stats_class_rw(struct so_stats *st,
-					 uint64_t class_id);
+struct so_class_stats *stats_class_rw(struct so_stats *st,
+				      uint64_t class_id);
 
 /* A begin waits for its end: the newer one if two come (the end of the
  * first was lost). */
-void so_pending_begin(struct so_stats *st, const struct so_event *ev,
-		      enum so_pending_kind kind);
+void stats_pending_begin(struct so_stats *st, const struct so_event *ev,
+			 enum so_pending_kind kind);
 /* Takes the begin matching ev into *out; false (and counted) if none. */
-bool so_pending_end(struct so_stats *st, const struct so_event *ev,
-		    enum so_pending_kind kind, struct so_pending *out);
+bool stats_pending_end(struct so_stats *st, const struct so_event *ev,
+		       enum so_pending_kind kind, struct so_pending *out);
 
 /* One removal of device `name` that took `ns`. */
-void so_stats_device(struct so_stats *st, uint32_t kind, const char *name,
-		     uint64_t ns);
+void stats_device(struct so_stats *st, uint32_t kind, const char *name,
+		  uint64_t ns);
 /* Remember the class a lock address was seen with. */
-void so_stats_lock_seen(struct so_stats *st, const struct so_event *ev);
+void stats_lock_seen(struct so_stats *st, const struct so_event *ev);
 /* The class a lock address was seen with, or 0. */
-uint64_t so_stats_lock_class(const struct so_stats *st, uint64_t obj);
+uint64_t stats_lock_class(const struct so_stats *st, uint64_t obj);
 /* A wait of `ns` for lock `obj`, on its class when it is known. */
-void so_stats_contention(struct so_stats *st, uint64_t obj,
-			 uint64_t class_id, uint64_t ns);
+void stats_contention(struct so_stats *st, uint64_t obj,
+		      uint64_t class_id, uint64_t ns);
 
 #endif /* SO_STATS_IMPL_H */

@@ -123,7 +123,7 @@ static void add_class_counts(void *ctx, uint64_t class_id, const char *name,
 	struct live *lv = ctx;
 
 	names_add(lv->names, class_id, name);
-	so_stats_add_class_counts(&lv->stats, class_id, counts);
+	stats_add_class_counts(&lv->stats, class_id, counts);
 }
 
 bool event_loop_run(struct so_observer *obs, struct live *lv)

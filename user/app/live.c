@@ -181,7 +181,7 @@ int live_setup(struct live *lv, const struct so_options *opts)
 	lv->names = names_new(lv->ksyms);
 	if (!lv->ksyms || !lv->names)
 		return -ENOMEM;
-	so_stats_init(&lv->stats);
+	stats_init(&lv->stats);
 	so_pipeline_init(&lv->pipeline);
 	lv->pipeline.names = lv->names;
 	lv->pipeline.stats = &lv->stats;
@@ -220,7 +220,7 @@ void live_teardown(struct live *lv)
 	stream_fini(&lv->stream);	/* zeroed when never started */
 	so_findings_fini(&lv->findings);
 	so_pipeline_fini(&lv->pipeline);
-	so_stats_fini(&lv->stats);
+	stats_fini(&lv->stats);
 	names_free(lv->names);
 	ksyms_free(lv->ksyms);
 }

@@ -117,7 +117,7 @@ int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 	if (p->writer && tf_write_event(p->writer, &copy, len))
 		p->nr_write_errors++;
 	if (p->stats)
-		so_stats_feed(p->stats, ev);
+		stats_feed(p->stats, ev);
 	if (p->stream)
 		stream_event(p->stream, ev);
 	if (p->on_event)

@@ -43,7 +43,7 @@ static int replay_begin(struct replay *rp)
 {
 	rp->ksyms = ksyms_new();
 	rp->names = names_new(rp->ksyms);
-	so_stats_init(&rp->stats);
+	stats_init(&rp->stats);
 	so_pipeline_init(&rp->pipeline);
 	rp->pipeline.names = rp->names;
 	rp->pipeline.stats = &rp->stats;
@@ -61,7 +61,7 @@ static void replay_end(struct replay *rp)
 {
 	so_findings_fini(&rp->findings);
 	so_pipeline_fini(&rp->pipeline);
-	so_stats_fini(&rp->stats);
+	stats_fini(&rp->stats);
 	names_free(rp->names);
 	ksyms_free(rp->ksyms);
 	rp->names = NULL;

@@ -73,7 +73,8 @@ static size_t so_print_timing_table(FILE *out, struct so_class_rows *rows,
 			continue;
 		fprintf(out, "%10" PRIu64 " %12s %12s %12s %8s   %s\n",
 			t->count, so_dur(t->total_ns, total),
-			so_dur(t->max_ns, max), so_dur(so_timing_avg(t), avg),
+			so_dur(t->max_ns, max),
+			so_dur(stats_timing_avg(t), avg),
 			rows->rows[i].type, rows->rows[i].name);
 	}
 	so_cut_end(out, &cut, 10);
@@ -195,7 +196,8 @@ static void so_print_kernfs(FILE *out, struct so_class_rows *rows,
 		fprintf(out, "%8" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12s   %s\n",
 			c->writes, c->write_bytes, c->write_errors,
 			c->write_time.count ?
-				so_dur(so_timing_avg(&c->write_time), avg) : "-",
+				so_dur(stats_timing_avg(&c->write_time),
+				       avg) : "-",
 			rows->rows[i].name);
 	}
 	so_cut_end(out, &cut, 8);
@@ -231,7 +233,8 @@ static void so_print_timing_row(FILE *out, const char *what,
 
 	fprintf(out, "%-14s %6" PRIu64 " %6" PRIu64 " %11s %11s %11s   %s\n",
 		what, t->count, failed, so_dur(t->total_ns, total),
-		so_dur(t->max_ns, max), so_dur(so_timing_avg(t), avg), name);
+		so_dur(t->max_ns, max), so_dur(stats_timing_avg(t), avg),
+		name);
 }
 
 static void so_print_removals(FILE *out, const struct so_stats *st)
@@ -274,7 +277,7 @@ void so_summary_text(FILE *out, const struct so_report *r)
 	const struct so_summary_hooks *hooks = r->hooks;
 	struct so_class_rows rows;
 
-	so_stats_finish(r->stats);
+	stats_finish(r->stats);
 	so_class_rows_build(&rows, r);
 	so_print_header(out, r);
 	if (hooks && hooks->verdict_text)

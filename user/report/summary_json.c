@@ -17,7 +17,7 @@ static void so_json_timing(struct so_json *j, const char *prefix_key,
 	json_u64(j, "total_ns", t->total_ns);
 	json_u64(j, "max_ns", t->max_ns);
 	json_u64(j, "min_ns", t->count ? t->min_ns : 0);
-	json_u64(j, "avg_ns", so_timing_avg(t));
+	json_u64(j, "avg_ns", stats_timing_avg(t));
 	json_end_object(j);
 }
 
@@ -227,7 +227,7 @@ void so_summary_json(FILE *out, const struct so_report *r)
 	struct so_class_rows rows;
 	struct so_json j;
 
-	so_stats_finish(r->stats);
+	stats_finish(r->stats);
 	so_class_rows_build(&rows, r);
 	json_init(&j, out);
 	json_object(&j, NULL);
