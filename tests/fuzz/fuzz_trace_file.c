@@ -104,8 +104,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rep.stats = &stats;
 	rep.names = run.pipe.names;
 	rep.malformed = run.pipe.nr_malformed;
-	so_summary_text(sink, &rep);
-	so_summary_json(sink, &rep);
+	summary_text(sink, &rep);
+	summary_json(sink, &rep);
 	stream_fini(&stream);
 
 	names_free(run.pipe.names);

@@ -95,9 +95,9 @@ static char *summary_of(struct run *r, bool json)
 	struct test_capture cap;
 
 	if (json)
-		so_summary_json(test_capture_begin(&cap), &rep);
+		summary_json(test_capture_begin(&cap), &rep);
 	else
-		so_summary_text(test_capture_begin(&cap), &rep);
+		summary_text(test_capture_begin(&cap), &rep);
 	test_capture_end(&cap);
 	return cap.text;
 }
@@ -232,7 +232,7 @@ static void test_edges_recovered(void **state)
 		struct test_capture cap;
 		char line[160];
 
-		so_summary_text(test_capture_begin(&cap), &rep);
+		summary_text(test_capture_begin(&cap), &rep);
 		test_capture_end(&cap);
 		got = cap.text;
 		assert_non_null(strstr(got, "edges taken from the kernel's edge table"));
@@ -358,7 +358,7 @@ static char *summary_cut(struct run *r, unsigned int max_entries)
 	};
 	struct test_capture cap;
 
-	so_summary_text(test_capture_begin(&cap), &rep);
+	summary_text(test_capture_begin(&cap), &rep);
 	test_capture_end(&cap);
 	return cap.text;
 }

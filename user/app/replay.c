@@ -131,11 +131,11 @@ static void replay_summary(struct replay *rp)
 	if (rp->format == SO_FMT_JSON) {
 		if (rp->nr_sessions)
 			fputs(",\n", rp->json_mem);
-		so_summary_json(rp->json_mem, &r);
+		summary_json(rp->json_mem, &r);
 	} else {
 		if (rp->nr_sessions)
 			fputc('\n', rp->out);
-		so_summary_text(rp->out, &r);
+		summary_text(rp->out, &r);
 	}
 	f = &rp->findings;
 	if (rp->svg)

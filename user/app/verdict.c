@@ -58,9 +58,9 @@ static void print_summary(struct live *lv, const struct so_options *opts)
 	FILE *out = opts->format == SO_FMT_KTAP ? stderr : stdout;
 
 	if (opts->format == SO_FMT_JSON)
-		so_summary_json(out, &r);
+		summary_json(out, &r);
 	else
-		so_summary_text(out, &r);
+		summary_text(out, &r);
 	fflush(out);
 }
 

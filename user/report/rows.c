@@ -3,8 +3,8 @@
 #include <string.h>
 #include "report/rows.h"
 
-static bool so_row_focus(const struct so_report *r,
-			 const struct so_class_row *row)
+static bool rows_focus(const struct so_report *r,
+		       const struct so_class_row *row)
 {
 	const struct so_summary_hooks *hooks = r->hooks;
 	const char *module = r->info ? r->info->module_filter : "";
@@ -15,7 +15,7 @@ static bool so_row_focus(const struct so_report *r,
 	return module[0] && strstr(row->name, module);
 }
 
-int so_class_rows_build(struct so_class_rows *rows, const struct so_report *r)
+int rows_build(struct so_class_rows *rows, const struct so_report *r)
 {
 	const struct so_stats *st = r->stats;
 	uint32_t i;
@@ -32,23 +32,23 @@ int so_class_rows_build(struct so_class_rows *rows, const struct so_report *r)
 		row->type = names_class_kind(SO_CLASS_KIND(row->cls->class_id));
 		names_class(r->names, row->cls->class_id, row->name,
 			    sizeof(row->name));
-		row->focus = so_row_focus(r, row);
+		row->focus = rows_focus(r, row);
 	}
 	return 0;
 }
 
 /* Every order lists the focus rows first: -1, 1, or 0 when both or
  * neither are. */
-static int so_focus_first(const struct so_class_row *x,
-			  const struct so_class_row *y)
+static int rows_focus_first(const struct so_class_row *x,
+			    const struct so_class_row *y)
 {
 	return x->focus == y->focus ? 0 : x->focus ? -1 : 1;
 }
 
-static int so_row_by_name(const void *a, const void *b)
+static int rows_by_name(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
-	int cmp = so_focus_first(x, y) ?: strcmp(x->name, y->name);
+	int cmp = rows_focus_first(x, y) ?: strcmp(x->name, y->name);
 
 	if (cmp)
 		return cmp;
@@ -57,73 +57,73 @@ static int so_row_by_name(const void *a, const void *b)
 	return 0;
 }
 
-static int so_cmp_desc(uint64_t x, uint64_t y)
+static int rows_cmp_desc(uint64_t x, uint64_t y)
 {
 	return x == y ? 0 : x > y ? -1 : 1;
 }
 
-static int so_row_by_wait(const void *a, const void *b)
+static int rows_by_wait(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 
-	return so_focus_first(x, y) ?:
-	       so_cmp_desc(x->cls->wait.total_ns, y->cls->wait.total_ns) ?:
-		       so_row_by_name(a, b);
+	return rows_focus_first(x, y) ?:
+	       rows_cmp_desc(x->cls->wait.total_ns, y->cls->wait.total_ns) ?:
+		       rows_by_name(a, b);
 }
 
-static int so_row_by_hold(const void *a, const void *b)
+static int rows_by_hold(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 
-	return so_focus_first(x, y) ?:
-	       so_cmp_desc(x->cls->hold.total_ns, y->cls->hold.total_ns) ?:
-		       so_row_by_name(a, b);
+	return rows_focus_first(x, y) ?:
+	       rows_cmp_desc(x->cls->hold.total_ns, y->cls->hold.total_ns) ?:
+		       rows_by_name(a, b);
 }
 
 /* A kernfs node's activity: a drain that waited or a refused get says
  * more than a hundred gets. */
-static int so_row_by_kernfs(const void *a, const void *b)
+static int rows_by_kernfs(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 	const struct so_class_stats *p = x->cls, *q = y->cls;
 
-	return so_focus_first(x, y) ?:
-	       so_cmp_desc(p->kn_drain_waits, q->kn_drain_waits) ?:
-	       so_cmp_desc(p->kn_refused, q->kn_refused) ?:
-	       so_cmp_desc(p->kn_gets + p->kn_drains,
-			   q->kn_gets + q->kn_drains) ?:
-	       so_row_by_name(a, b);
+	return rows_focus_first(x, y) ?:
+	       rows_cmp_desc(p->kn_drain_waits, q->kn_drain_waits) ?:
+	       rows_cmp_desc(p->kn_refused, q->kn_refused) ?:
+	       rows_cmp_desc(p->kn_gets + p->kn_drains,
+			     q->kn_gets + q->kn_drains) ?:
+	       rows_by_name(a, b);
 }
 
-static int so_row_by_writes(const void *a, const void *b)
+static int rows_by_writes(const void *a, const void *b)
 {
 	const struct so_class_row *x = a, *y = b;
 
-	return so_focus_first(x, y) ?:
-	       so_cmp_desc(x->cls->writes, y->cls->writes) ?:
-		       so_row_by_name(a, b);
+	return rows_focus_first(x, y) ?:
+	       rows_cmp_desc(x->cls->writes, y->cls->writes) ?:
+		       rows_by_name(a, b);
 }
 
-void so_class_rows_sort(struct so_class_rows *rows, enum so_row_order order)
+void rows_sort(struct so_class_rows *rows, enum so_row_order order)
 {
 	int (*cmp)(const void *, const void *) =
-		order == SO_ROWS_BY_WAIT ? so_row_by_wait :
-		order == SO_ROWS_BY_HOLD ? so_row_by_hold :
-		order == SO_ROWS_BY_KERNFS ? so_row_by_kernfs :
-		order == SO_ROWS_BY_WRITES ? so_row_by_writes : so_row_by_name;
+		order == SO_ROWS_BY_WAIT ? rows_by_wait :
+		order == SO_ROWS_BY_HOLD ? rows_by_hold :
+		order == SO_ROWS_BY_KERNFS ? rows_by_kernfs :
+		order == SO_ROWS_BY_WRITES ? rows_by_writes : rows_by_name;
 
 	if (rows->len)
 		qsort(rows->rows, rows->len, sizeof(*rows->rows), cmp);
 }
 
-void so_class_rows_free(struct so_class_rows *rows)
+void rows_free(struct so_class_rows *rows)
 {
 	free(rows->rows);
 	rows->rows = NULL;
 	rows->len = 0;
 }
 
-uint64_t so_report_duration_ns(const struct so_report *r)
+uint64_t rows_duration_ns(const struct so_report *r)
 {
 	if (r->end && r->info && r->end->end_mono_ns > r->info->start_mono_ns &&
 	    r->info->start_mono_ns)
@@ -131,7 +131,7 @@ uint64_t so_report_duration_ns(const struct so_report *r)
 	return r->stats->last_ns - r->stats->first_ns;
 }
 
-uint64_t so_report_counter(const struct so_report *r, uint32_t counter)
+uint64_t rows_counter(const struct so_report *r, uint32_t counter)
 {
 	return r->end && counter < SO_CNT_NR ? r->end->counters[counter] : 0;
 }

@@ -40,12 +40,12 @@ enum so_row_order {
  * the focus when the report's hooks put its class in a finding, or when
  * its name holds the observed module's (the --module filter).
  */
-int so_class_rows_build(struct so_class_rows *rows, const struct so_report *r);
-void so_class_rows_sort(struct so_class_rows *rows, enum so_row_order order);
-void so_class_rows_free(struct so_class_rows *rows);
+int rows_build(struct so_class_rows *rows, const struct so_report *r);
+void rows_sort(struct so_class_rows *rows, enum so_row_order order);
+void rows_free(struct so_class_rows *rows);
 
 /* From the trailer when there is one, else from the events. */
-uint64_t so_report_duration_ns(const struct so_report *r);
-uint64_t so_report_counter(const struct so_report *r, uint32_t counter);
+uint64_t rows_duration_ns(const struct so_report *r);
+uint64_t rows_counter(const struct so_report *r, uint32_t counter);
 
 #endif /* SO_ROWS_H */

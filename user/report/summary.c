@@ -10,17 +10,17 @@
 #include "report/summary_frame.h"
 #include "lib/units.h"
 
-static const char *so_dur(uint64_t ns, char buf[SO_DURATION_LEN])
+static const char *summary_dur(uint64_t ns, char buf[SO_DURATION_LEN])
 {
 	return units_duration(ns, buf);
 }
 
-static const struct so_timing *so_row_wait(const struct so_class_stats *c)
+static const struct so_timing *summary_row_wait(const struct so_class_stats *c)
 {
 	return &c->wait;
 }
 
-static const struct so_timing *so_row_hold(const struct so_class_stats *c)
+static const struct so_timing *summary_row_hold(const struct so_class_stats *c)
 {
 	return &c->hold;
 }
@@ -34,7 +34,7 @@ struct so_cut {
 	size_t shown, more;
 };
 
-static bool so_cut_row(struct so_cut *cut)
+static bool summary_cut_row(struct so_cut *cut)
 {
 	if (cut->max && cut->shown >= cut->max) {
 		cut->more++;
@@ -44,7 +44,7 @@ static bool so_cut_row(struct so_cut *cut)
 	return true;
 }
 
-static void so_cut_end(FILE *out, const struct so_cut *cut, int indent)
+static void summary_cut_end(FILE *out, const struct so_cut *cut, int indent)
 {
 	if (cut->more)
 		fprintf(out, "%*s... %zu more (--entries 0 for all)\n", indent,
@@ -54,10 +54,10 @@ static void so_cut_end(FILE *out, const struct so_cut *cut, int indent)
 }
 
 /* One perf-lock-contention-style table; returns the rows shown. */
-static size_t so_print_timing_table(FILE *out, struct so_class_rows *rows,
-				    unsigned int max_entries,
-				    const char *const columns[4],
-				    const struct so_timing *(*pick)(
+static size_t summary_timing_table(FILE *out, struct so_class_rows *rows,
+				   unsigned int max_entries,
+				   const char *const columns[4],
+				   const struct so_timing *(*pick)(
 					    const struct so_class_stats *))
 {
 	char total[SO_DURATION_LEN], max[SO_DURATION_LEN], avg[SO_DURATION_LEN];
@@ -69,31 +69,31 @@ static size_t so_print_timing_table(FILE *out, struct so_class_rows *rows,
 		columns[1], columns[2], columns[3], "type", "name");
 	for (i = 0; i < rows->len; i++) {
 		t = pick(rows->rows[i].cls);
-		if (!t->count || !so_cut_row(&cut))
+		if (!t->count || !summary_cut_row(&cut))
 			continue;
 		fprintf(out, "%10" PRIu64 " %12s %12s %12s %8s   %s\n",
-			t->count, so_dur(t->total_ns, total),
-			so_dur(t->max_ns, max),
-			so_dur(stats_timing_avg(t), avg),
+			t->count, summary_dur(t->total_ns, total),
+			summary_dur(t->max_ns, max),
+			summary_dur(stats_timing_avg(t), avg),
 			rows->rows[i].type, rows->rows[i].name);
 	}
-	so_cut_end(out, &cut, 10);
+	summary_cut_end(out, &cut, 10);
 	return cut.shown;
 }
 
-static void so_print_contention(FILE *out, struct so_class_rows *rows,
-				unsigned int max_entries)
+static void summary_contention(FILE *out, struct so_class_rows *rows,
+			       unsigned int max_entries)
 {
 	static const char *const columns[4] = {
 		"contended", "total wait", "max wait", "avg wait",
 	};
 
-	so_class_rows_sort(rows, SO_ROWS_BY_WAIT);
+	rows_sort(rows, SO_ROWS_BY_WAIT);
 	fprintf(out, "\n# contention\n");
-	so_print_timing_table(out, rows, max_entries, columns, so_row_wait);
+	summary_timing_table(out, rows, max_entries, columns, summary_row_wait);
 }
 
-static void so_print_hist(FILE *out, const struct so_hist *h)
+static void summary_hist(FILE *out, const struct so_hist *h)
 {
 	uint64_t peak = 0;
 	int lo = -1, hi = -1, i, stars;
@@ -119,30 +119,30 @@ static void so_print_hist(FILE *out, const struct so_hist *h)
 	}
 }
 
-static void so_print_holds(FILE *out, struct so_class_rows *rows,
-			   unsigned int max_entries)
+static void summary_holds(FILE *out, struct so_class_rows *rows,
+			  unsigned int max_entries)
 {
 	static const char *const columns[4] = {
 		"holds", "total hold", "max hold", "avg hold",
 	};
 	size_t i, shown;
 
-	so_class_rows_sort(rows, SO_ROWS_BY_HOLD);
+	rows_sort(rows, SO_ROWS_BY_HOLD);
 	fprintf(out, "\n# hold times\n");
-	shown = so_print_timing_table(out, rows, max_entries, columns,
-				      so_row_hold);
+	shown = summary_timing_table(out, rows, max_entries, columns,
+				     summary_row_hold);
 	/* The histograms of the rows the table showed, in its order. */
 	for (i = 0; i < rows->len && shown; i++) {
 		if (!rows->rows[i].cls->hold.count)
 			continue;
 		shown--;
 		fprintf(out, "\n%s\n", rows->rows[i].name);
-		so_print_hist(out, &rows->rows[i].cls->hold_hist);
+		summary_hist(out, &rows->rows[i].cls->hold_hist);
 	}
 }
 
-static void so_print_errnos(FILE *out, const char *label,
-			    const struct so_errnos *e)
+static void summary_errnos(FILE *out, const char *label,
+			   const struct so_errnos *e)
 {
 	char buf[SO_DURATION_LEN];
 	uint32_t i;
@@ -158,15 +158,15 @@ static void so_print_errnos(FILE *out, const char *label,
 	fputc('\n', out);
 }
 
-static void so_print_kernfs(FILE *out, struct so_class_rows *rows,
-			    const struct so_stats *st, unsigned int max_entries)
+static void summary_kernfs(FILE *out, struct so_class_rows *rows,
+			   const struct so_stats *st, unsigned int max_entries)
 {
 	char max[SO_DURATION_LEN], avg[SO_DURATION_LEN];
 	struct so_cut cut = { .max = max_entries };
 	const struct so_class_stats *c;
 	size_t i;
 
-	so_class_rows_sort(rows, SO_ROWS_BY_KERNFS);
+	rows_sort(rows, SO_ROWS_BY_KERNFS);
 	fprintf(out, "\n# kernfs active references\n");
 	fprintf(out, "%8s %8s %8s %7s %6s %10s   %s\n", "gets", "refused",
 		"puts", "drains", "waits", "max drain", "name");
@@ -174,38 +174,39 @@ static void so_print_kernfs(FILE *out, struct so_class_rows *rows,
 		c = rows->rows[i].cls;
 		if (SO_CLASS_KIND(c->class_id) != SO_CLASS_KN ||
 		    !(c->kn_gets + c->kn_refused + c->kn_puts + c->kn_drains) ||
-		    !so_cut_row(&cut))
+		    !summary_cut_row(&cut))
 			continue;
 		fprintf(out, "%8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64
 			" %6" PRIu64 " %10s   %s\n", c->kn_gets, c->kn_refused,
 			c->kn_puts, c->kn_drains, c->kn_drain_waits,
-			c->drain.count ? so_dur(c->drain.max_ns, max) : "-",
+			c->drain.count ?
+				summary_dur(c->drain.max_ns, max) : "-",
 			rows->rows[i].name);
 	}
-	so_cut_end(out, &cut, 8);
+	summary_cut_end(out, &cut, 8);
 
 	cut = (struct so_cut){ .max = max_entries };
-	so_class_rows_sort(rows, SO_ROWS_BY_WRITES);
+	rows_sort(rows, SO_ROWS_BY_WRITES);
 	fprintf(out, "\n# writes\n");
 	fprintf(out, "%8s %10s %8s %12s   %s\n", "writes", "bytes", "errors",
 		"avg time", "name");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
-		if (!c->writes || !so_cut_row(&cut))
+		if (!c->writes || !summary_cut_row(&cut))
 			continue;
 		fprintf(out, "%8" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12s   %s\n",
 			c->writes, c->write_bytes, c->write_errors,
 			c->write_time.count ?
-				so_dur(stats_timing_avg(&c->write_time),
-				       avg) : "-",
+				summary_dur(stats_timing_avg(&c->write_time),
+					    avg) : "-",
 			rows->rows[i].name);
 	}
-	so_cut_end(out, &cut, 8);
-	so_print_errnos(out, "# write errors:", &st->write_errnos);
+	summary_cut_end(out, &cut, 8);
+	summary_errnos(out, "# write errors:", &st->write_errnos);
 }
 
-static void so_print_module_refs(FILE *out, struct so_class_rows *rows,
-				 unsigned int max_entries)
+static void summary_module_refs(FILE *out, struct so_class_rows *rows,
+				unsigned int max_entries)
 {
 	struct so_cut cut = { .max = max_entries };
 	const struct so_class_stats *c;
@@ -216,28 +217,28 @@ static void so_print_module_refs(FILE *out, struct so_class_rows *rows,
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (!(c->mod_gets + c->mod_get_fails + c->mod_puts) ||
-		    !so_cut_row(&cut))
+		    !summary_cut_row(&cut))
 			continue;
 		fprintf(out, "%8" PRIu64 " %8" PRIu64 " %8" PRIu64 "   %s\n",
 			c->mod_gets, c->mod_get_fails, c->mod_puts,
 			rows->rows[i].name);
 	}
-	so_cut_end(out, &cut, 8);
+	summary_cut_end(out, &cut, 8);
 }
 
-static void so_print_timing_row(FILE *out, const char *what,
-				const struct so_timing *t, uint64_t failed,
-				const char *name)
+static void summary_timing_row(FILE *out, const char *what,
+			       const struct so_timing *t, uint64_t failed,
+			       const char *name)
 {
 	char total[SO_DURATION_LEN], max[SO_DURATION_LEN], avg[SO_DURATION_LEN];
 
 	fprintf(out, "%-14s %6" PRIu64 " %6" PRIu64 " %11s %11s %11s   %s\n",
-		what, t->count, failed, so_dur(t->total_ns, total),
-		so_dur(t->max_ns, max), so_dur(stats_timing_avg(t), avg),
-		name);
+		what, t->count, failed, summary_dur(t->total_ns, total),
+		summary_dur(t->max_ns, max),
+		summary_dur(stats_timing_avg(t), avg), name);
 }
 
-static void so_print_removals(FILE *out, const struct so_stats *st)
+static void summary_removals(FILE *out, const struct so_stats *st)
 {
 	const struct so_module_ops *mods = &st->modules;
 	const struct so_device_stats *dev;
@@ -247,23 +248,23 @@ static void so_print_removals(FILE *out, const struct so_stats *st)
 	fprintf(out, "%-14s %6s %6s %11s %11s %11s   %s\n", "function",
 		"count", "failed", "total", "max", "avg", "name");
 	if (mods->load.count)
-		so_print_timing_row(out, "finit_module", &mods->load,
-				    mods->load_fails, "-");
+		summary_timing_row(out, "finit_module", &mods->load,
+				   mods->load_fails, "-");
 	if (mods->delete.count)
-		so_print_timing_row(out, "delete_module", &mods->delete,
-				    mods->delete_fails, "-");
+		summary_timing_row(out, "delete_module", &mods->delete,
+				   mods->delete_fails, "-");
 	for (i = 0; i < st->nr_devices; i++) {
 		dev = &st->devices[i];
-		so_print_timing_row(out, dev->kind == SO_DEV_GENDISK ?
+		summary_timing_row(out, dev->kind == SO_DEV_GENDISK ?
 						 "del_gendisk" :
 						 "misc_deregister",
-				    &dev->removal, 0,
-				    dev->name[0] ? dev->name : "?");
+				   &dev->removal, 0,
+				   dev->name[0] ? dev->name : "?");
 	}
 	if (!mods->load.count && !mods->delete.count && !st->nr_devices)
 		fprintf(out, "%-14s\n", "(none)");
-	so_print_errnos(out, "# finit_module errors:", &mods->load_errnos);
-	so_print_errnos(out, "# delete_module errors:", &mods->delete_errnos);
+	summary_errnos(out, "# finit_module errors:", &mods->load_errnos);
+	summary_errnos(out, "# delete_module errors:", &mods->delete_errnos);
 }
 
 /*
@@ -272,25 +273,25 @@ static void so_print_removals(FILE *out, const struct so_stats *st)
  * r->max_entries rows with the finding's and the observed module's
  * classes on top, then what was lost.
  */
-void so_summary_text(FILE *out, const struct so_report *r)
+void summary_text(FILE *out, const struct so_report *r)
 {
 	const struct so_summary_hooks *hooks = r->hooks;
 	struct so_class_rows rows;
 
 	stats_finish(r->stats);
-	so_class_rows_build(&rows, r);
-	so_print_header(out, r);
+	rows_build(&rows, r);
+	summary_header(out, r);
 	if (hooks && hooks->verdict_text)
 		hooks->verdict_text(out, hooks->ctx);
-	if (so_report_lost_events(r))
+	if (summary_lost_events(r))
 		fprintf(out, "WARNING! events were lost: see # losses below\n");
 	if (hooks && hooks->analysis_text)
 		hooks->analysis_text(out, hooks->ctx);
-	so_print_contention(out, &rows, r->max_entries);
-	so_print_holds(out, &rows, r->max_entries);
-	so_print_kernfs(out, &rows, r->stats, r->max_entries);
-	so_print_module_refs(out, &rows, r->max_entries);
-	so_print_removals(out, r->stats);
-	so_print_losses(out, r);
-	so_class_rows_free(&rows);
+	summary_contention(out, &rows, r->max_entries);
+	summary_holds(out, &rows, r->max_entries);
+	summary_kernfs(out, &rows, r->stats, r->max_entries);
+	summary_module_refs(out, &rows, r->max_entries);
+	summary_removals(out, r->stats);
+	summary_losses(out, r);
+	rows_free(&rows);
 }

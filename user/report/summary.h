@@ -45,9 +45,9 @@ struct so_report {
 	unsigned int max_entries;
 };
 
-void so_summary_text(FILE *out, const struct so_report *r);
-void so_summary_json(FILE *out, const struct so_report *r);
+void summary_text(FILE *out, const struct so_report *r);
+void summary_json(FILE *out, const struct so_report *r);
 /* Whether any loss counter is non-zero (the WARNING line). */
-bool so_report_lost_events(const struct so_report *r);
+bool summary_lost_events(const struct so_report *r);
 
 #endif /* SO_SUMMARY_H */

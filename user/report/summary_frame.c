@@ -18,19 +18,19 @@ static const uint32_t so_loss_counters[] = {
 	SO_CNT_TASK_FULL, SO_CNT_CLASS_FULL, SO_CNT_COUNTS_FULL,
 };
 
-bool so_report_lost_events(const struct so_report *r)
+bool summary_lost_events(const struct so_report *r)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(so_loss_counters) / sizeof(so_loss_counters[0]);
 	     i++)
-		if (so_report_counter(r, so_loss_counters[i]))
+		if (rows_counter(r, so_loss_counters[i]))
 			return true;
 	return r->malformed || r->stats->nomem;
 }
 
 /* "# probes fexit: a b c", wrapped under 80 columns. */
-static void so_print_probes(FILE *out, const struct so_session_info *info)
+static void summary_probes(FILE *out, const struct so_session_info *info)
 {
 	uint32_t step, mode, i, col, len, shown;
 	const char *label;
@@ -60,7 +60,7 @@ static void so_print_probes(FILE *out, const struct so_session_info *info)
 	}
 }
 
-void so_print_header(FILE *out, const struct so_report *r)
+void summary_header(FILE *out, const struct so_report *r)
 {
 	const struct so_session_info *info = r->info;
 	char when[32] = "?", dur[SO_DURATION_LEN];
@@ -94,9 +94,9 @@ void so_print_header(FILE *out, const struct so_report *r)
 		fprintf(out, " none (%s)\n", info->knobs_note);
 	else
 		fprintf(out, " (none)\n");
-	so_print_probes(out, info);
+	summary_probes(out, info);
 	fprintf(out, "# duration: %s%s\n",
-		units_duration(so_report_duration_ns(r), dur),
+		units_duration(rows_duration_ns(r), dur),
 		r->end ? "" : " (cut short: no trailer)");
 	/* Edges recovered from the kernel's table pass through the
 	 * pipeline too, but BPF never submitted them: count them apart, so
@@ -106,7 +106,7 @@ void so_print_header(FILE *out, const struct so_report *r)
 			r->stats->nr_events - r->edges_recovered : 0);
 	if (r->end)
 		fprintf(out, "%" PRIu64 " submitted by BPF",
-			so_report_counter(r, SO_CNT_EVENTS));
+			rows_counter(r, SO_CNT_EVENTS));
 	else
 		fprintf(out, "submitted by BPF unknown (no trailer)");
 	if (r->edges_recovered)
@@ -114,21 +114,21 @@ void so_print_header(FILE *out, const struct so_report *r)
 			r->edges_recovered);
 	fputc('\n', out);
 	fprintf(out, "# lost events: %" PRIu64 "\n",
-		so_report_counter(r, SO_CNT_RB_DROPS));
+		rows_counter(r, SO_CNT_RB_DROPS));
 	fprintf(out, "#\n");
 }
 
-void so_print_losses(FILE *out, const struct so_report *r)
+void summary_losses(FILE *out, const struct so_report *r)
 {
 	uint64_t dropped = 0;
 	uint32_t i;
 
 	fprintf(out, "\n# losses\n");
 	for (i = SO_CNT_RB_DROPS; i <= SO_CNT_STACK_FAIL; i++)
-		fprintf(out, "%10" PRIu64 "   %s\n", so_report_counter(r, i),
+		fprintf(out, "%10" PRIu64 "   %s\n", rows_counter(r, i),
 			names_counter_desc(i));
 	fprintf(out, "%10" PRIu64 "   %s\n",
-		so_report_counter(r, SO_CNT_COUNTS_FULL),
+		rows_counter(r, SO_CNT_COUNTS_FULL),
 		names_counter_desc(SO_CNT_COUNTS_FULL));
 	fprintf(out, "%10" PRIu64 "   %s\n", r->malformed,
 		"malformed records refused");
@@ -138,17 +138,17 @@ void so_print_losses(FILE *out, const struct so_report *r)
 		"end events without their begin");
 	fprintf(out, "%10" PRIu64 "   %s\n", r->edges_recovered,
 		"edges taken from the kernel's edge table (record lost)");
-	if (!so_report_lost_events(r))
+	if (!summary_lost_events(r))
 		return;
 	for (i = 0; i < sizeof(so_loss_counters) / sizeof(so_loss_counters[0]);
 	     i++)
-		dropped += so_report_counter(r, so_loss_counters[i]);
+		dropped += rows_counter(r, so_loss_counters[i]);
 	/* Live, the edges are the kernel table's: complete whatever was
 	 * dropped, unless the table itself was full. */
 	fprintf(out, "\nWARNING! There were dropped events (%" PRIu64
 		" in BPF, %" PRIu64 " refused, %" PRIu64 " uncounted): %s\n",
 		dropped, r->malformed, r->stats->nomem,
-		r->edges_exact && !so_report_counter(r, SO_CNT_EDGE_FULL) ?
+		r->edges_exact && !rows_counter(r, SO_CNT_EDGE_FULL) ?
 			"counts and timings may be short; the edges are "
 			"complete (taken from the kernel's edge table)." :
 			"the analysis may miss an edge.");

@@ -11,8 +11,8 @@
 #include "report/summary.h"
 
 /* The `#` lines: tool, kernel, test, filters, probes, knobs, duration. */
-void so_print_header(FILE *out, const struct so_report *r);
+void summary_header(FILE *out, const struct so_report *r);
 /* `# losses`, and the warning when events were lost. */
-void so_print_losses(FILE *out, const struct so_report *r);
+void summary_losses(FILE *out, const struct so_report *r);
 
 #endif /* SO_REPORT_SUMMARY_FRAME_H */

@@ -9,8 +9,8 @@
 
 #define SO_JSON_SCHEMA	"sysfs-observe-summary/1"
 
-static void so_json_timing(struct so_json *j, const char *prefix_key,
-			   const struct so_timing *t)
+static void summary_json_timing(struct so_json *j, const char *prefix_key,
+				const struct so_timing *t)
 {
 	json_object(j, prefix_key);
 	json_u64(j, "count", t->count);
@@ -21,8 +21,8 @@ static void so_json_timing(struct so_json *j, const char *prefix_key,
 	json_end_object(j);
 }
 
-static void so_json_errnos(struct so_json *j, const char *key,
-			   const struct so_errnos *e)
+static void summary_json_errnos(struct so_json *j, const char *key,
+				const struct so_errnos *e)
 {
 	char buf[SO_DURATION_LEN];
 	uint32_t i;
@@ -43,7 +43,7 @@ static void so_json_errnos(struct so_json *j, const char *key,
 	json_end_array(j);
 }
 
-static void so_json_session(struct so_json *j, const struct so_report *r)
+static void summary_json_session(struct so_json *j, const struct so_report *r)
 {
 	const struct so_session_info *info = r->info;
 	uint32_t i;
@@ -53,7 +53,7 @@ static void so_json_session(struct so_json *j, const struct so_report *r)
 	json_string(j, "kernel", info->kernel);
 	json_string(j, "test", info->test);
 	json_u64(j, "start_realtime_ns", info->start_realtime_ns);
-	json_u64(j, "duration_ns", so_report_duration_ns(r));
+	json_u64(j, "duration_ns", rows_duration_ns(r));
 	json_bool(j, "complete", r->end != NULL);
 	json_string(j, "module_params", info->module_params);
 	json_object(j, "filters");
@@ -83,7 +83,7 @@ static void so_json_session(struct so_json *j, const struct so_report *r)
 	json_end_object(j);
 }
 
-static void so_json_events(struct so_json *j, const struct so_stats *st)
+static void summary_json_events(struct so_json *j, const struct so_stats *st)
 {
 	uint32_t type;
 
@@ -96,40 +96,40 @@ static void so_json_events(struct so_json *j, const struct so_stats *st)
 	json_end_object(j);
 }
 
-static void so_json_class_head(struct so_json *j,
-			       const struct so_class_row *row)
+static void summary_json_class_head(struct so_json *j,
+				    const struct so_class_row *row)
 {
 	json_object(j, NULL);
 	json_string(j, "class", row->name);
 	json_string(j, "type", row->type);
 }
 
-static void so_json_classes(struct so_json *j, struct so_class_rows *rows)
+static void summary_json_classes(struct so_json *j, struct so_class_rows *rows)
 {
 	const struct so_class_stats *c;
 	uint32_t b;
 	size_t i;
 
-	so_class_rows_sort(rows, SO_ROWS_BY_WAIT);
+	rows_sort(rows, SO_ROWS_BY_WAIT);
 	json_array(j, "contention");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (!c->wait.count)
 			continue;
-		so_json_class_head(j, &rows->rows[i]);
-		so_json_timing(j, "wait", &c->wait);
+		summary_json_class_head(j, &rows->rows[i]);
+		summary_json_timing(j, "wait", &c->wait);
 		json_end_object(j);
 	}
 	json_end_array(j);
 
-	so_class_rows_sort(rows, SO_ROWS_BY_HOLD);
+	rows_sort(rows, SO_ROWS_BY_HOLD);
 	json_array(j, "holds");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (!c->hold.count)
 			continue;
-		so_json_class_head(j, &rows->rows[i]);
-		so_json_timing(j, "hold", &c->hold);
+		summary_json_class_head(j, &rows->rows[i]);
+		summary_json_timing(j, "hold", &c->hold);
 		json_array(j, "histogram");
 		for (b = 0; b < SO_HIST_BUCKETS; b++) {
 			if (!c->hold_hist.buckets[b])
@@ -144,23 +144,23 @@ static void so_json_classes(struct so_json *j, struct so_class_rows *rows)
 	}
 	json_end_array(j);
 
-	so_class_rows_sort(rows, SO_ROWS_BY_KERNFS);
+	rows_sort(rows, SO_ROWS_BY_KERNFS);
 	json_array(j, "kernfs");
 	for (i = 0; i < rows->len; i++) {
 		c = rows->rows[i].cls;
 		if (SO_CLASS_KIND(c->class_id) != SO_CLASS_KN)
 			continue;
-		so_json_class_head(j, &rows->rows[i]);
+		summary_json_class_head(j, &rows->rows[i]);
 		json_u64(j, "gets", c->kn_gets);
 		json_u64(j, "refused", c->kn_refused);
 		json_u64(j, "puts", c->kn_puts);
 		json_u64(j, "drains", c->kn_drains);
 		json_u64(j, "drain_waits", c->kn_drain_waits);
-		so_json_timing(j, "drain", &c->drain);
+		summary_json_timing(j, "drain", &c->drain);
 		json_u64(j, "writes", c->writes);
 		json_u64(j, "write_bytes", c->write_bytes);
 		json_u64(j, "write_errors", c->write_errors);
-		so_json_timing(j, "write_time", &c->write_time);
+		summary_json_timing(j, "write_time", &c->write_time);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -170,7 +170,7 @@ static void so_json_classes(struct so_json *j, struct so_class_rows *rows)
 		c = rows->rows[i].cls;
 		if (!(c->mod_gets + c->mod_get_fails + c->mod_puts))
 			continue;
-		so_json_class_head(j, &rows->rows[i]);
+		summary_json_class_head(j, &rows->rows[i]);
 		json_u64(j, "gets", c->mod_gets);
 		json_u64(j, "refused", c->mod_get_fails);
 		json_u64(j, "puts", c->mod_puts);
@@ -179,20 +179,20 @@ static void so_json_classes(struct so_json *j, struct so_class_rows *rows)
 	json_end_array(j);
 }
 
-static void so_json_removals(struct so_json *j, const struct so_stats *st)
+static void summary_json_removals(struct so_json *j, const struct so_stats *st)
 {
 	const struct so_module_ops *mods = &st->modules;
 	uint32_t i;
 
 	json_object(j, "modules");
-	so_json_timing(j, "load", &mods->load);
+	summary_json_timing(j, "load", &mods->load);
 	json_u64(j, "load_failed", mods->load_fails);
-	so_json_errnos(j, "load_errors", &mods->load_errnos);
-	so_json_timing(j, "delete", &mods->delete);
+	summary_json_errnos(j, "load_errors", &mods->load_errnos);
+	summary_json_timing(j, "delete", &mods->delete);
 	json_u64(j, "delete_failed", mods->delete_fails);
-	so_json_errnos(j, "delete_errors", &mods->delete_errnos);
+	summary_json_errnos(j, "delete_errors", &mods->delete_errnos);
 	json_end_object(j);
-	so_json_errnos(j, "write_errors", &st->write_errnos);
+	summary_json_errnos(j, "write_errors", &st->write_errnos);
 	json_array(j, "devices");
 	for (i = 0; i < st->nr_devices; i++) {
 		json_object(j, NULL);
@@ -200,48 +200,48 @@ static void so_json_removals(struct so_json *j, const struct so_stats *st)
 			    st->devices[i].kind == SO_DEV_GENDISK ?
 				       "del_gendisk" : "misc_deregister");
 		json_string(j, "name", st->devices[i].name);
-		so_json_timing(j, "removal", &st->devices[i].removal);
+		summary_json_timing(j, "removal", &st->devices[i].removal);
 		json_end_object(j);
 	}
 	json_end_array(j);
 }
 
-static void so_json_losses(struct so_json *j, const struct so_report *r)
+static void summary_json_losses(struct so_json *j, const struct so_report *r)
 {
 	uint32_t i;
 
 	json_object(j, "losses");
 	for (i = 0; i < SO_CNT_NR; i++)
-		json_u64(j, names_counter(i), so_report_counter(r, i));
+		json_u64(j, names_counter(i), rows_counter(r, i));
 	json_u64(j, "malformed_records", r->malformed);
 	json_u64(j, "uncounted_nomem", r->stats->nomem);
 	json_u64(j, "unpaired_ends", r->stats->unpaired);
 	json_u64(j, "edges_recovered", r->edges_recovered);
-	json_bool(j, "dropped", so_report_lost_events(r));
+	json_bool(j, "dropped", summary_lost_events(r));
 	json_end_object(j);
 }
 
-void so_summary_json(FILE *out, const struct so_report *r)
+void summary_json(FILE *out, const struct so_report *r)
 {
 	const struct so_summary_hooks *hooks = r->hooks;
 	struct so_class_rows rows;
 	struct so_json j;
 
 	stats_finish(r->stats);
-	so_class_rows_build(&rows, r);
+	rows_build(&rows, r);
 	json_init(&j, out);
 	json_object(&j, NULL);
 	json_string(&j, "schema", SO_JSON_SCHEMA);
-	so_json_session(&j, r);
-	so_json_events(&j, r->stats);
-	so_json_classes(&j, &rows);
-	so_json_removals(&j, r->stats);
-	so_json_losses(&j, r);
+	summary_json_session(&j, r);
+	summary_json_events(&j, r->stats);
+	summary_json_classes(&j, &rows);
+	summary_json_removals(&j, r->stats);
+	summary_json_losses(&j, r);
 	json_object(&j, "analysis");
 	if (hooks && hooks->analysis_json)
 		hooks->analysis_json(&j, hooks->ctx);
 	json_end_object(&j);
 	json_end_object(&j);
 	json_finish(&j);
-	so_class_rows_free(&rows);
+	rows_free(&rows);
 }
