@@ -38,8 +38,8 @@ static void test_golden_0027_prone(void **state)
 	struct test_capture capture;
 
 	(void)state;
-	so_cycle_print(graph, og_cycle_at(graph, 0), fake_stack, NULL,
-		       test_capture_begin(&capture));
+	cycles_detail(graph, og_cycle_at(graph, 0), fake_stack, NULL,
+		      test_capture_begin(&capture));
 	test_golden("cycles_0027_prone.txt", test_capture_end(&capture));
 	free(capture.text);
 	og_free(graph);
@@ -51,8 +51,8 @@ static void test_golden_0028_gated_section(void **state)
 	struct test_capture capture;
 
 	(void)state;
-	assert_int_equal(so_cycles_print(graph, NULL, NULL,
-					 test_capture_begin(&capture)), 0);
+	assert_int_equal(cycles_print(graph, NULL, NULL,
+				      test_capture_begin(&capture)), 0);
 	test_golden("cycles_0028_gated.txt", test_capture_end(&capture));
 	free(capture.text);
 	og_free(graph);
@@ -73,8 +73,8 @@ static void test_golden_three_classes(void **state)
 	fx_lock_edge(graph, MUTEX(1), MUTEX(2));
 	fx_lock_edge(graph, MUTEX(2), FX_KN_X);
 	fx_add(graph, &gated_writer);
-	so_cycle_print(graph, og_cycle_at(graph, 0), fake_stack, NULL,
-		       test_capture_begin(&capture));
+	cycles_detail(graph, og_cycle_at(graph, 0), fake_stack, NULL,
+		      test_capture_begin(&capture));
 	test_golden("cycles_three_classes.txt", test_capture_end(&capture));
 	free(capture.text);
 	og_free(graph);
@@ -87,8 +87,8 @@ static void test_lines(void **state)
 	struct test_capture capture;
 
 	(void)state;
-	so_cycle_line(graph, og_cycle_at(graph, 0),
-		      test_capture_begin(&capture));
+	cycles_line(graph, og_cycle_at(graph, 0),
+		    test_capture_begin(&capture));
 	assert_string_equal(test_capture_end(&capture),
 			    "DEADLOCK-PRONE: &test_dev->config_mutex <-> "
 			    "kn:test_sysfs0/test_dev_x (2 classes)\n");
@@ -99,8 +99,8 @@ static void test_lines(void **state)
 	fx_lock_edge(graph, MUTEX(1), MUTEX(2));
 	fx_lock_edge(graph, MUTEX(2), MUTEX(3));
 	fx_lock_edge(graph, MUTEX(3), MUTEX(1));
-	so_cycle_line(graph, og_cycle_at(graph, 0),
-		      test_capture_begin(&capture));
+	cycles_line(graph, og_cycle_at(graph, 0),
+		    test_capture_begin(&capture));
 	/* Never an address: a handle (the same wherever met). */
 	snprintf(want, sizeof(want),
 		 "DEADLOCK-PRONE: mutex#%04x -> mutex#%04x -> mutex#%04x -> "
@@ -120,8 +120,8 @@ static void test_section_skips_no_wait(void **state)
 
 	(void)state;
 	fx_kn_read_read(graph);
-	assert_int_equal(so_cycles_print(graph, NULL, NULL,
-					 test_capture_begin(&capture)), 1);
+	assert_int_equal(cycles_print(graph, NULL, NULL,
+				      test_capture_begin(&capture)), 1);
 	text = test_capture_end(&capture);
 	assert_non_null(strstr(text, "# cycles: 1 deadlock-prone, 0 gated, "
 				     "1 where nobody can wait\n"));
@@ -143,7 +143,7 @@ static void test_section_warns_of_losses(void **state)
 	(void)state;
 	fx_lock_edge(graph, MUTEX(1), MUTEX(2));
 	fx_lock_edge(graph, MUTEX(2), MUTEX(3));
-	so_cycles_print(graph, NULL, NULL, test_capture_begin(&capture));
+	cycles_print(graph, NULL, NULL, test_capture_begin(&capture));
 	assert_non_null(strstr(test_capture_end(&capture),
 			       "WARNING! The graph was too big: 0 cycles, "
 			       "0 edges, 0 variants, 1 classes lost"));
@@ -157,7 +157,7 @@ static void test_json_gated(void **state)
 	struct test_capture capture;
 
 	(void)state;
-	assert_int_equal(so_cycles_json(graph, test_capture_begin(&capture)),
+	assert_int_equal(cycles_json(graph, test_capture_begin(&capture)),
 			 0);
 	test_golden("cycles_0028_gated.json", test_capture_end(&capture));
 	free(capture.text);
@@ -174,7 +174,7 @@ static void test_json_escapes(void **state)
 	og_name_class(graph, MUTEX(1), "a\"b\\c\nd\x01\xc3\xa9");
 	fx_lock_edge(graph, MUTEX(1), MUTEX(2));
 	fx_lock_edge(graph, MUTEX(2), MUTEX(1));
-	so_cycles_json(graph, test_capture_begin(&capture));
+	cycles_json(graph, test_capture_begin(&capture));
 	text = test_capture_end(&capture);
 	assert_non_null(strstr(text,
 			       "\"a\\\"b\\\\c\\nd\\u0001\\u00c3\\u00a9\""));
@@ -182,7 +182,7 @@ static void test_json_escapes(void **state)
 	og_free(graph);
 
 	graph = fx_judged(NULL);
-	so_cycles_json(graph, test_capture_begin(&capture));
+	cycles_json(graph, test_capture_begin(&capture));
 	assert_string_equal(test_capture_end(&capture), "[]");
 	free(capture.text);
 	og_free(graph);
@@ -211,11 +211,11 @@ static void test_golden_deadlock(void **state)
 	deadlock_0027(graph);
 	assert_int_equal(wf_check(graph, 2500000000ULL, 0, &finding),
 			 WF_FOUND_CYCLE);
-	so_deadlock_print(&finding, fake_stack, NULL,
-			  test_capture_begin(&capture));
+	cycles_deadlock_print(&finding, fake_stack, NULL,
+			      test_capture_begin(&capture));
 	test_golden("cycles_deadlock.txt", test_capture_end(&capture));
 	free(capture.text);
-	so_deadlock_json(&finding, test_capture_begin(&capture));
+	cycles_deadlock_json(&finding, test_capture_begin(&capture));
 	test_golden("cycles_deadlock.json", test_capture_end(&capture));
 	free(capture.text);
 	wf_free(graph);
@@ -234,18 +234,19 @@ static void test_hang_line(void **state)
 		 FX_LOCK_OBJ, 0, NULL, 0);
 	assert_int_equal(wf_check(graph, 5000000000ULL, 3000000000ULL,
 				  &finding), WF_FOUND_HANG);
-	so_deadlock_line(&finding, test_capture_begin(&capture));
+	cycles_deadlock_line(&finding, test_capture_begin(&capture));
 	snprintf(want, sizeof(want),
 		 "HANG: cat/7 blocked 4.000000 s on lock#%04x (lock), past "
 		 "the 3.000000 s hang timeout\n", addr_handle(FX_LOCK_OBJ));
 	assert_string_equal(test_capture_end(&capture), want);
 	free(capture.text);
-	so_deadlock_print(&finding, NULL, NULL, test_capture_begin(&capture));
+	cycles_deadlock_print(&finding, NULL, NULL,
+			      test_capture_begin(&capture));
 	text = test_capture_end(&capture);
 	assert_non_null(strstr(text, "holder unknown\n"));
 	assert_non_null(strstr(text, "(not symbolized)"));
 	free(capture.text);
-	so_deadlock_json(&finding, test_capture_begin(&capture));
+	cycles_deadlock_json(&finding, test_capture_begin(&capture));
 	text = test_capture_end(&capture);
 	assert_non_null(strstr(text, "{\"kind\":\"hang\","));
 	free(capture.text);

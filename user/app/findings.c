@@ -35,9 +35,9 @@ static void findings_on_cycle(void *ctx, const struct og_graph *graph,
 	mem = open_memstream(&line, &len);
 	if (!mem)
 		return;
-	so_cycle_line(graph, cycle, mem);
+	cycles_line(graph, cycle, mem);
 	fclose(mem);
-	/* so_cycle_line leads with the verdict; keep the rest for the
+	/* cycles_line leads with the verdict; keep the rest for the
 	 * stream's own verdict column. */
 	line[strcspn(line, "\n")] = 0;
 	if (f->clock_ns && f->clock_ns() > cycle->found_ns) {
@@ -267,7 +267,7 @@ bool so_findings_check(struct so_findings *f, uint64_t now_ns)
 	if (mem) {
 		char *rest;
 
-		so_deadlock_line(&f->deadlock, mem);
+		cycles_deadlock_line(&f->deadlock, mem);
 		fclose(mem);
 		line[strcspn(line, "\n")] = 0;
 		/* The line leads with its kind ("DEADLOCK: ", "HANG: "):
@@ -327,7 +327,7 @@ uint32_t so_findings_lockdep(const struct so_findings *f,
 		switch (c->verdict.kind) {
 		case OG_VERDICT_PRONE:
 			fprintf(out, "the same cycle here: ");
-			so_cycle_line(f->og, c, out);
+			cycles_line(f->og, c, out);
 			break;
 		case OG_VERDICT_GATED:
 			gate_reason(f->og, c, why, sizeof(why));

@@ -147,10 +147,10 @@ static void findings_text(FILE *out, void *ctx)
 
 	fprintf(out, "\n# Order edges: %u, cycles: %u\n",
 		og_edge_count(f->og), og_cycle_count(f->og));
-	so_cycles_print(f->og, findings_stack_fmt, f, out);
+	cycles_print(f->og, findings_stack_fmt, f, out);
 	if (f->have_deadlock) {
 		fprintf(out, "\n# Observed deadlock\n");
-		so_deadlock_print(&f->deadlock, findings_stack_fmt, f, out);
+		cycles_deadlock_print(&f->deadlock, findings_stack_fmt, f, out);
 		fprintf(out, "  the kernel may stay wedged: the tool exits "
 			"without detaching (a blocked task holds a traced "
 			"function)\n");
@@ -190,12 +190,12 @@ static void findings_verdict(FILE *out, void *ctx)
 
 static int findings_cycles_json(void *ctx, FILE *out)
 {
-	return so_cycles_json(ctx, out);
+	return cycles_json(ctx, out);
 }
 
 static int findings_deadlock_json(void *ctx, FILE *out)
 {
-	return so_deadlock_json(ctx, out);
+	return cycles_deadlock_json(ctx, out);
 }
 
 static void findings_json(struct so_json *j, void *ctx)

@@ -139,9 +139,9 @@ static void replay_summary(struct replay *rp)
 	}
 	f = &rp->findings;
 	if (rp->svg)
-		so_picture_session(&rp->picture, f->og, f->going_ns,
-				   f->have_deadlock ? &f->deadlock : NULL,
-				   rp->info.test);
+		pic_session(&rp->picture, f->og, f->going_ns,
+			    f->have_deadlock ? &f->deadlock : NULL,
+			    rp->info.test);
 	if (so_findings_exit_code(&rp->findings))
 		rp->rc = SO_EXIT_FAIL;
 }
@@ -198,7 +198,7 @@ int replay_report_file(FILE *in, const char *path,
 	rp->format = ro->format;
 	rp->entries = ro->entries;
 	rp->out = out;
-	if (ro->svg && so_picture_begin(&rp->picture))
+	if (ro->svg && pic_begin(&rp->picture))
 		goto out;
 	rp->svg = ro->svg;
 	rp->rc = SO_EXIT_PASS;
@@ -227,14 +227,14 @@ out:
 	}
 	free(rp->json);
 	if (rp->svg && rc != SO_EXIT_USAGE) {
-		if (so_picture_end(&rp->picture, rp->svg)) {
+		if (pic_end(&rp->picture, rp->svg)) {
 			fprintf(stderr, "sysfs-observe: failed to write the "
 				"picture: %s\n", strerror(errno));
 			if (rc == SO_EXIT_PASS)
 				rc = SO_EXIT_USAGE;
 		}
 	} else if (rp->svg) {
-		so_picture_free(&rp->picture);
+		pic_free(&rp->picture);
 	}
 	replay_end(rp);
 	free(rp);

@@ -71,14 +71,14 @@ static int write_picture(struct live *lv, const struct so_options *opts,
 	const struct so_findings *f = &lv->findings;
 	struct so_picture pic;
 
-	if (so_picture_begin(&pic)) {
+	if (pic_begin(&pic)) {
 		fprintf(stderr, "sysfs-observe: failed to draw %s: out of "
 			"memory\n", opts->svg);
 		return -1;
 	}
-	so_picture_session(&pic, f->og, f->going_ns,
-			   f->have_deadlock ? &f->deadlock : NULL, opts->test);
-	if (so_picture_end(&pic, out)) {
+	pic_session(&pic, f->og, f->going_ns,
+		    f->have_deadlock ? &f->deadlock : NULL, opts->test);
+	if (pic_end(&pic, out)) {
 		fprintf(stderr, "sysfs-observe: failed to write %s: %s\n",
 			opts->svg, strerror(errno));
 		return -1;

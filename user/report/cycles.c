@@ -38,8 +38,8 @@ const char *cycles_module(const struct og_graph *graph, uint64_t id,
 	return strncmp(name, "mod:", 4) ? name : name + 4;
 }
 
-void so_cycle_line(const struct og_graph *graph, const struct og_cycle *cycle,
-		   FILE *out)
+void cycles_line(const struct og_graph *graph, const struct og_cycle *cycle,
+		 FILE *out)
 {
 	char buf[CYCLES_NAME_BUF];
 
@@ -244,12 +244,12 @@ static void cycles_wrapped(FILE *out, const char *text)
 	fputc('\n', out);
 }
 
-void so_cycle_print(const struct og_graph *graph, const struct og_cycle *cycle,
-		    so_stack_fmt stack_fmt, void *stack_ctx, FILE *out)
+void cycles_detail(const struct og_graph *graph, const struct og_cycle *cycle,
+		   so_stack_fmt stack_fmt, void *stack_ctx, FILE *out)
 {
 	char reason[CYCLES_REASON_BUF];
 
-	so_cycle_line(graph, cycle, out);
+	cycles_line(graph, cycle, out);
 	gate_reason(graph, cycle, reason, sizeof(reason));
 	cycles_wrapped(out, reason);
 	cycles_picture(graph, cycle, out);
@@ -257,8 +257,8 @@ void so_cycle_print(const struct og_graph *graph, const struct og_cycle *cycle,
 		cycles_edge(graph, cycle, pos, stack_fmt, stack_ctx, out);
 }
 
-uint32_t so_cycles_print(const struct og_graph *graph, so_stack_fmt stack_fmt,
-			 void *stack_ctx, FILE *out)
+uint32_t cycles_print(const struct og_graph *graph, so_stack_fmt stack_fmt,
+		      void *stack_ctx, FILE *out)
 {
 	const struct og_stats *stats = og_get_stats(graph);
 	static const enum og_verdict_kind order[] = {
@@ -278,7 +278,7 @@ uint32_t so_cycles_print(const struct og_graph *graph, so_stack_fmt stack_fmt,
 			if (cycle->verdict.kind != order[o])
 				continue;
 			fprintf(out, "\n");
-			so_cycle_print(graph, cycle, stack_fmt, stack_ctx, out);
+			cycles_detail(graph, cycle, stack_fmt, stack_ctx, out);
 			printed++;
 		}
 	}

@@ -25,24 +25,24 @@ typedef int (*so_stack_fmt)(void *ctx, int32_t stack_id, FILE *out);
  * The live stream's line, e.g. "DEADLOCK-PRONE: &test_dev->config_mutex
  * <-> kn:test_sysfs0/test_dev_x (2 classes)", newline included.
  */
-void so_cycle_line(const struct og_graph *graph, const struct og_cycle *cycle,
-		   FILE *out);
+void cycles_line(const struct og_graph *graph, const struct og_cycle *cycle,
+		 FILE *out);
 
 /*
  * One cycle in full: the line, the gate sentence, the "possible unsafe
  * locking scenario" picture, and each edge with its first sighting and
  * stack.  stack_fmt may be NULL (ids only).
  */
-void so_cycle_print(const struct og_graph *graph, const struct og_cycle *cycle,
-		    so_stack_fmt stack_fmt, void *stack_ctx, FILE *out);
+void cycles_detail(const struct og_graph *graph, const struct og_cycle *cycle,
+		   so_stack_fmt stack_fmt, void *stack_ctx, FILE *out);
 
 /*
  * The summary's section: every GATED and DEADLOCK-PRONE cycle, prone ones
  * first, and a count of the cycles nobody can wait in.  Returns the
  * number of DEADLOCK-PRONE cycles (exit status 1 when not 0).
  */
-uint32_t so_cycles_print(const struct og_graph *graph, so_stack_fmt stack_fmt,
-			 void *stack_ctx, FILE *out);
+uint32_t cycles_print(const struct og_graph *graph, so_stack_fmt stack_fmt,
+		      void *stack_ctx, FILE *out);
 
 /*
  * Every cycle as a JSON array (no trailing newline), for the JSON report
@@ -54,14 +54,14 @@ uint32_t so_cycles_print(const struct og_graph *graph, so_stack_fmt stack_fmt,
  *     "gates": [module name, ...], "going": module name | null}]}]
  * Each edge is the variant the verdict rests on.  Returns 0 or -EIO.
  */
-int so_cycles_json(const struct og_graph *graph, FILE *out);
+int cycles_json(const struct og_graph *graph, FILE *out);
 
 /* "DEADLOCK: bash/1234 -> rmmod/1240 -> bash/1234 (2 tasks)" or "HANG: ..." */
-void so_deadlock_line(const struct wf_finding *finding, FILE *out);
+void cycles_deadlock_line(const struct wf_finding *finding, FILE *out);
 
 /* The tasks of a finding: holds, wait, since when, stack. */
-void so_deadlock_print(const struct wf_finding *finding,
-		       so_stack_fmt stack_fmt, void *stack_ctx, FILE *out);
+void cycles_deadlock_print(const struct wf_finding *finding,
+			   so_stack_fmt stack_fmt, void *stack_ctx, FILE *out);
 
 /*
  * A finding as a JSON object (no trailing newline):
@@ -72,6 +72,6 @@ void so_deadlock_print(const struct wf_finding *finding,
  *    "obj", "since_ns"}]}]}
  * Returns 0 or -EIO.
  */
-int so_deadlock_json(const struct wf_finding *finding, FILE *out);
+int cycles_deadlock_json(const struct wf_finding *finding, FILE *out);
 
 #endif /* SO_REPORT_CYCLES_H */

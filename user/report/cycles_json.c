@@ -100,7 +100,7 @@ static void cycles_json_cycle(const struct og_graph *graph,
 	fputs("]}", out);
 }
 
-int so_cycles_json(const struct og_graph *graph, FILE *out)
+int cycles_json(const struct og_graph *graph, FILE *out)
 {
 	fputc('[', out);
 	for (uint32_t i = 0; i < og_cycle_count(graph); i++) {
@@ -127,7 +127,7 @@ static void cycles_json_res(FILE *out, const struct wf_res *res,
 		addr_str(res->obj, addr), (unsigned long long)res->since_ns);
 }
 
-int so_deadlock_json(const struct wf_finding *finding, FILE *out)
+int cycles_deadlock_json(const struct wf_finding *finding, FILE *out)
 {
 	fprintf(out, "{\"kind\":\"%s\",\"now_ns\":%llu,"
 		"\"hang_timeout_ns\":%llu,\"tasks\":[",

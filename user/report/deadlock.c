@@ -26,7 +26,7 @@ uint64_t cycles_blocked_ns(const struct wf_finding *finding,
 	return finding->now_ns - task->waits.since_ns;
 }
 
-void so_deadlock_line(const struct wf_finding *finding, FILE *out)
+void cycles_deadlock_line(const struct wf_finding *finding, FILE *out)
 {
 	const struct wf_task_report *first = &finding->tasks[0];
 
@@ -93,12 +93,12 @@ static void cycles_deadlock_task(const struct wf_finding *finding,
 	cycles_stack(task->stack_id, stack_fmt, stack_ctx, out);
 }
 
-void so_deadlock_print(const struct wf_finding *finding,
-		       so_stack_fmt stack_fmt, void *stack_ctx, FILE *out)
+void cycles_deadlock_print(const struct wf_finding *finding,
+			   so_stack_fmt stack_fmt, void *stack_ctx, FILE *out)
 {
 	if (finding->kind == WF_FOUND_NONE)
 		return;
-	so_deadlock_line(finding, out);
+	cycles_deadlock_line(finding, out);
 	for (uint32_t i = 0; i < finding->nr_tasks; i++)
 		cycles_deadlock_task(finding, &finding->tasks[i], stack_fmt,
 				     stack_ctx, out);

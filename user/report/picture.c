@@ -181,7 +181,7 @@ static int pic_cycle(FILE *out, const struct og_graph *graph,
 
 	if (!mem)
 		return y;
-	so_cycle_line(graph, c, mem);
+	cycles_line(graph, c, mem);
 	fclose(mem);
 	line[strcspn(line, "\n")] = 0;
 	pic_title(out, y, c->verdict.kind == OG_VERDICT_GATED ? PIC_GREEN :
@@ -209,7 +209,7 @@ static int pic_deadlock(FILE *out, const struct wf_finding *d,
 
 	if (!mem)
 		return y;
-	so_deadlock_line(d, mem);
+	cycles_deadlock_line(d, mem);
 	fclose(mem);
 	line[strcspn(line, "\n")] = 0;
 	pic_title(out, y, PIC_RED, line);
@@ -259,7 +259,7 @@ static int pic_deadlock(FILE *out, const struct wf_finding *d,
 
 /* --- the document ------------------------------------------------------ */
 
-int so_picture_begin(struct so_picture *p)
+int pic_begin(struct so_picture *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->body = open_memstream(&p->buf, &p->len);
@@ -267,9 +267,9 @@ int so_picture_begin(struct so_picture *p)
 	return p->body ? 0 : -ENOMEM;
 }
 
-void so_picture_session(struct so_picture *p, const struct og_graph *og,
-			uint64_t going_ns, const struct wf_finding *deadlock,
-			const char *test)
+void pic_session(struct so_picture *p, const struct og_graph *og,
+		 uint64_t going_ns, const struct wf_finding *deadlock,
+		 const char *test)
 {
 	const struct og_cycle *c;
 	uint64_t origin = UINT64_MAX;
@@ -312,7 +312,7 @@ void so_picture_session(struct so_picture *p, const struct og_graph *og,
 	p->height = (unsigned int)y + 12;
 }
 
-int so_picture_end(struct so_picture *p, FILE *out)
+int pic_end(struct so_picture *p, FILE *out)
 {
 	int rc = 0;
 
@@ -347,7 +347,7 @@ int so_picture_end(struct so_picture *p, FILE *out)
 	return rc;
 }
 
-void so_picture_free(struct so_picture *p)
+void pic_free(struct so_picture *p)
 {
 	if (p->body)
 		fclose(p->body);

@@ -21,7 +21,7 @@
 #define SO_PICTURE_WIDTH	1280
 
 struct so_picture {
-	FILE *body;		/* the panels, until so_picture_end */
+	FILE *body;		/* the panels, until pic_end */
 	char *buf;
 	size_t len;
 	unsigned int height;	/* where the next panel goes */
@@ -29,16 +29,16 @@ struct so_picture {
 };
 
 /* 0, or -ENOMEM. */
-int so_picture_begin(struct so_picture *p);
+int pic_begin(struct so_picture *p);
 /* The panels of one session's findings, headed "test 0028", or
  * "(attach)" when `test` is NULL or empty: the cycles of og, the module
  * removal's start (going_ns, 0 none), the deadlock seen (NULL none). */
-void so_picture_session(struct so_picture *p, const struct og_graph *og,
-			uint64_t going_ns, const struct wf_finding *deadlock,
-			const char *test);
+void pic_session(struct so_picture *p, const struct og_graph *og,
+		 uint64_t going_ns, const struct wf_finding *deadlock,
+		 const char *test);
 /* Writes the document to out and frees p: 0, or -EIO. */
-int so_picture_end(struct so_picture *p, FILE *out);
+int pic_end(struct so_picture *p, FILE *out);
 /* Frees p, writing nothing. */
-void so_picture_free(struct so_picture *p);
+void pic_free(struct so_picture *p);
 
 #endif /* SO_REPORT_PICTURE_H */
