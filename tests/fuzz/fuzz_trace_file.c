@@ -34,15 +34,15 @@ static int fuzz_session(void *ctx, const struct so_session_info *info)
 
 static int fuzz_event(void *ctx, const void *rec, size_t len)
 {
-	so_pipeline_feed(&((struct fuzz_run *)ctx)->pipe, rec, len);
+	pipeline_feed(&((struct fuzz_run *)ctx)->pipe, rec, len);
 	return 0;
 }
 
 static int fuzz_stack(void *ctx, int32_t id, const uint64_t *addrs,
 		      uint32_t depth)
 {
-	so_pipeline_add_stack(&((struct fuzz_run *)ctx)->pipe, id, addrs,
-			      depth);
+	pipeline_add_stack(&((struct fuzz_run *)ctx)->pipe, id, addrs,
+			   depth);
 	return 0;
 }
 
@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&run, 0, sizeof(run));
 	run.ksyms = ksyms_new();
 	stats_init(&stats);
-	so_pipeline_init(&run.pipe);
+	pipeline_init(&run.pipe);
 	run.pipe.names = names_new(run.ksyms);
 	run.pipe.stats = &stats;
 	stream_init(&stream, sink, run.pipe.names, true, 0);
@@ -109,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	stream_fini(&stream);
 
 	names_free(run.pipe.names);
-	so_pipeline_fini(&run.pipe);
+	pipeline_fini(&run.pipe);
 	stats_fini(&stats);
 	ksyms_free(run.ksyms);
 	return 0;

@@ -61,17 +61,17 @@ static void states_0027(struct so_task_state *writer,
 static void scan(struct so_findings *f, const struct so_task_state *writer,
 		 const struct so_task_state *rmmod)
 {
-	assert_int_equal(so_findings_scan_begin(f), 0);
-	so_findings_scan_task(f, 100, "sh", writer);
-	so_findings_scan_task(f, 200, "modprobe", rmmod);
-	so_findings_scan_end(f);
+	assert_int_equal(findings_scan_begin(f), 0);
+	findings_scan_task(f, 100, "sh", writer);
+	findings_scan_task(f, 200, "modprobe", rmmod);
+	findings_scan_end(f);
 }
 
 static void setup(struct so_findings *f, struct so_pipeline *p)
 {
-	so_pipeline_init(p);
-	assert_int_equal(so_findings_init(f, p, NULL, 0), 0);
-	so_findings_attach(f, p);
+	pipeline_init(p);
+	assert_int_equal(findings_init(f, p, NULL, 0), 0);
+	findings_attach(f, p);
 	f->wf_from_scans = true;
 }
 
@@ -86,7 +86,7 @@ static void test_scan_finds_deadlock(void **state)
 	setup(&f, &p);
 	states_0027(&writer, &rmmod);
 	scan(&f, &writer, &rmmod);
-	assert_true(so_findings_check(&f, 3 * SEC));
+	assert_true(findings_check(&f, 3 * SEC));
 	assert_int_equal(f.deadlock.kind, WF_FOUND_CYCLE);
 	assert_int_equal(f.deadlock.nr_tasks, 2);
 	for (i = 0; i < f.deadlock.nr_tasks; i++) {
@@ -113,8 +113,8 @@ static void test_scan_finds_deadlock(void **state)
 		}
 	}
 	assert_int_equal(kinds, 3);
-	so_findings_fini(&f);
-	so_pipeline_fini(&p);
+	findings_fini(&f);
+	pipeline_fini(&p);
 }
 
 /* The negative controls: the same tasks with rmmod not (yet) draining,
@@ -132,13 +132,13 @@ static void test_scan_one_wait_short(void **state)
 	rmmod.wait_kind = SO_WAIT_NONE;
 	scan(&f, &writer, &rmmod);
 	assert_int_equal(wf_blocked_count(f.wf), 1);	/* the writer */
-	assert_false(so_findings_check(&f, 3 * SEC));
+	assert_false(findings_check(&f, 3 * SEC));
 	writer.wait_kind = SO_WAIT_NONE;
 	scan(&f, &writer, &rmmod);
 	assert_int_equal(wf_blocked_count(f.wf), 0);
-	assert_false(so_findings_check(&f, 3 * SEC));
-	so_findings_fini(&f);
-	so_pipeline_fini(&p);
+	assert_false(findings_check(&f, 3 * SEC));
+	findings_fini(&f);
+	pipeline_fini(&p);
 }
 
 /* In scan mode, events do not build the graph: a stream of the same
@@ -163,9 +163,9 @@ static void test_events_ignored_in_scan_mode(void **state)
 	assert_int_equal(wf_blocked_count(f.wf), 0);
 	states_0027(&writer, &rmmod);
 	scan(&f, &writer, &rmmod);
-	assert_true(so_findings_check(&f, 3 * SEC));
-	so_findings_fini(&f);
-	so_pipeline_fini(&p);
+	assert_true(findings_check(&f, 3 * SEC));
+	findings_fini(&f);
+	pipeline_fini(&p);
 }
 
 /*
@@ -194,9 +194,9 @@ static void test_event_names(void **state)
 	uint32_t i;
 
 	(void)state;
-	so_pipeline_init(&p);
-	assert_int_equal(so_findings_init(&f, &p, NULL, 0), 0);
-	so_findings_attach(&f, &p);
+	pipeline_init(&p);
+	assert_int_equal(findings_init(&f, &p, NULL, 0), 0);
+	findings_attach(&f, &p);
 	feed(&p, SO_EV_LOCK_ACQUIRED, 200, LOCK, SCAN_CONFIG,
 	     "&test_dev->config_mutex", 1 * SEC);
 	feed(&p, SO_EV_KN_GET_ACTIVE, 100, KN_OBJ, SCAN_KN,
@@ -209,7 +209,7 @@ static void test_event_names(void **state)
 	     2 * SEC);
 	feed(&p, SO_EV_KN_DRAIN_BEGIN, 200, KN_OBJ, SCAN_KN,
 	     "test_sysfs0/test_dev_x", 2 * SEC);
-	assert_true(so_findings_check(&f, 3 * SEC));
+	assert_true(findings_check(&f, 3 * SEC));
 	assert_int_equal(f.deadlock.kind, WF_FOUND_CYCLE);
 	assert_int_equal(f.deadlock.nr_tasks, 2);
 	for (i = 0; i < f.deadlock.nr_tasks; i++) {
@@ -225,8 +225,8 @@ static void test_event_names(void **state)
 					    "&test_dev->config_mutex");
 		}
 	}
-	so_findings_fini(&f);
-	so_pipeline_fini(&p);
+	findings_fini(&f);
+	pipeline_fini(&p);
 }
 
 int main(void)

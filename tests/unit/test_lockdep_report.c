@@ -105,7 +105,7 @@ static void test_judge_prone_gated_missed(void **state)
 	f.og = fx_graph();
 	assert_null(ldr_our_cycle(f.og, &fx_report));
 	out = open_memstream(&text, &len);
-	assert_int_equal(so_findings_lockdep(&f, &fx_report, 1, out), 1);
+	assert_int_equal(findings_lockdep(&f, &fx_report, 1, out), 1);
 	fclose(out);
 	assert_non_null(strstr(text, "MISSED here"));
 	assert_non_null(strstr(text, "modprobe/168 took kn->active#3 while "
@@ -119,7 +119,7 @@ static void test_judge_prone_gated_missed(void **state)
 	assert_int_equal(ldr_our_cycle(f.og, &fx_report)->verdict.kind,
 			 OG_VERDICT_PRONE);
 	out = open_memstream(&text, &len);
-	assert_int_equal(so_findings_lockdep(&f, &fx_report, 1, out), 0);
+	assert_int_equal(findings_lockdep(&f, &fx_report, 1, out), 0);
 	fclose(out);
 	assert_non_null(strstr(text, "the same cycle here: DEADLOCK-PRONE"));
 	free(text);
@@ -132,7 +132,7 @@ static void test_judge_prone_gated_missed(void **state)
 	assert_int_equal(ldr_our_cycle(f.og, &fx_report)->verdict.kind,
 			 OG_VERDICT_GATED);
 	out = open_memstream(&text, &len);
-	assert_int_equal(so_findings_lockdep(&f, &fx_report, 1, out), 0);
+	assert_int_equal(findings_lockdep(&f, &fx_report, 1, out), 0);
 	fclose(out);
 	assert_non_null(strstr(text, "GATED here, lockdep's false alarm"));
 	assert_non_null(strstr(text, "test_sysfs"));

@@ -29,19 +29,19 @@ static void run_init(struct run *r)
 	r->ksyms = ksyms_new();
 	r->names = names_new(r->ksyms);
 	stats_init(&r->stats);
-	so_pipeline_init(&r->pipe);
+	pipeline_init(&r->pipe);
 	r->pipe.names = r->names;
 	r->pipe.stats = &r->stats;
-	assert_int_equal(so_findings_init(&r->findings, &r->pipe, r->ksyms,
-					  SO_HANG_TIMEOUT_DEFAULT_NS), 0);
-	so_findings_attach(&r->findings, &r->pipe);
+	assert_int_equal(findings_init(&r->findings, &r->pipe, r->ksyms,
+				       SO_HANG_TIMEOUT_DEFAULT_NS), 0);
+	findings_attach(&r->findings, &r->pipe);
 	r->findings.live = NULL;
 }
 
 static void run_fini(struct run *r)
 {
-	so_findings_fini(&r->findings);
-	so_pipeline_fini(&r->pipe);
+	findings_fini(&r->findings);
+	pipeline_fini(&r->pipe);
 	stats_fini(&r->stats);
 	names_free(r->names);
 	ksyms_free(r->ksyms);
@@ -81,7 +81,7 @@ static void feed_live(struct run *r)
 
 	n = test_scenario(evs, sizes);
 	for (i = 0; i < n; i++)
-		assert_int_equal(so_pipeline_feed(&r->pipe, &evs[i], sizes[i]),
+		assert_int_equal(pipeline_feed(&r->pipe, &evs[i], sizes[i]),
 				 0);
 }
 
@@ -135,8 +135,8 @@ static void test_dropped_warning(void **state)
 	r.have_end = true;
 	feed_live(&r);
 	/* A record of type 0 is refused and counted. */
-	assert_int_equal(so_pipeline_feed(&r.pipe, junk, sizeof(junk)), -1);
-	assert_int_equal(so_pipeline_feed(&r.pipe, junk, 3), -1);
+	assert_int_equal(pipeline_feed(&r.pipe, junk, sizeof(junk)), -1);
+	assert_int_equal(pipeline_feed(&r.pipe, junk, 3), -1);
 	assert_int_equal(r.pipe.nr_malformed, 2);
 	text = summary_of(&r, false);
 	assert_non_null(strstr(text, "# lost events: 12\n"));
@@ -178,25 +178,25 @@ static void test_edges_recovered(void **state)
 	n = test_scenario(evs, sizes);
 	run_init(&full);
 	feed_live(&full);
-	so_findings_counts(&full.findings, &prone0, &gated0, &no_wait0);
+	findings_counts(&full.findings, &prone0, &gated0, &no_wait0);
 	assert_true(prone0 + gated0 > 0);
 
 	run_init(&lossy);
 	for (i = 0; i < n; i++)
 		if (evs[i].ev.type != SO_EV_EDGE)
-			assert_int_equal(so_pipeline_feed(&lossy.pipe, &evs[i],
-							  sizes[i]), 0);
-	so_findings_counts(&lossy.findings, &prone, &gated, &no_wait);
+			assert_int_equal(pipeline_feed(&lossy.pipe, &evs[i],
+						       sizes[i]), 0);
+	findings_counts(&lossy.findings, &prone, &gated, &no_wait);
 	assert_int_equal(prone + gated + no_wait, 0);
 	for (i = 0; i < n; i++) {
 		if (evs[i].ev.type != SO_EV_EDGE)
 			continue;
 		nr_edges++;
-		assert_int_equal(so_pipeline_recover_edge(&lossy.pipe,
+		assert_int_equal(pipeline_recover_edge(&lossy.pipe,
 			&evs[i].key, &evs[i].val, evs[i].ev.name,
 			evs[i].to_name), 1);
 		/* Known now: not fed twice. */
-		assert_int_equal(so_pipeline_recover_edge(&lossy.pipe,
+		assert_int_equal(pipeline_recover_edge(&lossy.pipe,
 			&evs[i].key, &evs[i].val, evs[i].ev.name,
 			evs[i].to_name), 0);
 	}
@@ -205,9 +205,9 @@ static void test_edges_recovered(void **state)
 	/* The full run's edges were all fed: none to recover there. */
 	for (i = 0; i < n; i++)
 		if (evs[i].ev.type == SO_EV_EDGE)
-			assert_int_equal(so_pipeline_recover_edge(&full.pipe,
+			assert_int_equal(pipeline_recover_edge(&full.pipe,
 				&evs[i].key, &evs[i].val, "", ""), 0);
-	so_findings_counts(&lossy.findings, &prone, &gated, &no_wait);
+	findings_counts(&lossy.findings, &prone, &gated, &no_wait);
 	assert_int_equal(prone, prone0);
 	assert_int_equal(gated, gated0);
 	assert_int_equal(no_wait, no_wait0);
@@ -280,12 +280,12 @@ static void test_stack_without_probe_frames(void **state)
 	for (i = 0; i < sizeof(sym) / sizeof(sym[0]); i++)
 		assert_int_equal(ksyms_add(r.ksyms, sym[i].addr, 0x1000, 't',
 					   sym[i].name, sym[i].mod), 0);
-	assert_int_equal(so_pipeline_add_stack(&r.pipe, 42, addrs, 7), 0);
+	assert_int_equal(pipeline_add_stack(&r.pipe, 42, addrs, 7), 0);
 	n = test_scenario(evs, sizes);
 	for (i = 0; i < n; i++) {
 		if (evs[i].ev.type == SO_EV_EDGE)
 			evs[i].val.stack_id = 42;
-		assert_int_equal(so_pipeline_feed(&r.pipe, &evs[i], sizes[i]),
+		assert_int_equal(pipeline_feed(&r.pipe, &evs[i], sizes[i]),
 				 0);
 	}
 	text = analysis_of(&r);
@@ -329,14 +329,14 @@ static void feed_noise(struct run *r)
 				300 + i, SO_CLASS_MAKE(SO_CLASS_MUTEX, 0x9000 + i),
 				name);
 		ev.obj = 0xffff888000009000ULL + i * 64;
-		assert_int_equal(so_pipeline_feed(&r->pipe, &ev, sizeof(ev)),
+		assert_int_equal(pipeline_feed(&r->pipe, &ev, sizeof(ev)),
 				 0);
 		ev = test_event(SO_EV_LOCK_RELEASED, 7050000000ULL + i * 1000,
 				300 + i, SO_CLASS_MAKE(SO_CLASS_MUTEX, 0x9000 + i),
 				NULL);
 		ev.obj = 0xffff888000009000ULL + i * 64;
 		ev.arg = 50000000;	/* 50 ms: more than the cycle's */
-		assert_int_equal(so_pipeline_feed(&r->pipe, &ev, sizeof(ev)),
+		assert_int_equal(pipeline_feed(&r->pipe, &ev, sizeof(ev)),
 				 0);
 	}
 }
@@ -442,15 +442,15 @@ static int report_session(void *ctx, const struct so_session_info *info)
 
 static int report_event(void *ctx, const void *rec, size_t len)
 {
-	so_pipeline_feed(&((struct run *)ctx)->pipe, rec, len);
+	pipeline_feed(&((struct run *)ctx)->pipe, rec, len);
 	return 0;
 }
 
 static int report_stack(void *ctx, int32_t id, const uint64_t *addrs,
 			uint32_t depth)
 {
-	return so_pipeline_add_stack(&((struct run *)ctx)->pipe, id, addrs,
-				     depth);
+	return pipeline_add_stack(&((struct run *)ctx)->pipe, id, addrs,
+				  depth);
 }
 
 static int report_ksym(void *ctx, uint64_t addr, uint64_t size, char type,
@@ -515,8 +515,8 @@ static void test_record_then_report(void **state)
 	evs[n].ev.stack_id = -1;
 	sizes[n++] = sizeof(struct so_event);
 	for (i = 0; i < n; i++)
-		so_pipeline_feed(&live.pipe, &evs[i], sizes[i]);
-	assert_int_equal(so_pipeline_write_ksyms(&live.pipe, live.ksyms), 2);
+		pipeline_feed(&live.pipe, &evs[i], sizes[i]);
+	assert_int_equal(pipeline_write_ksyms(&live.pipe, live.ksyms), 2);
 	live.end.counters[SO_CNT_EVENTS] = n;
 	assert_int_equal(tf_writer_close(&w, &live.end), 0);
 	fclose(f);

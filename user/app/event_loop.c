@@ -20,7 +20,7 @@ int event_loop_feed(void *ctx, const void *rec, size_t len)
 
 	if (!lv)
 		return 0;
-	so_pipeline_feed(&lv->pipeline, rec, len);
+	pipeline_feed(&lv->pipeline, rec, len);
 	if (len >= sizeof(*ev) && ev->type == SO_EV_MOD_LOAD_END &&
 	    !ev->ret && mono_ns() - lv->ksyms_ns > 2000000000ULL)
 		live_add_module_ksyms(lv);
@@ -41,7 +41,7 @@ static void scan_task(void *ctx, uint32_t tid, const struct so_task_state *ts)
 		fclose(f);
 	}
 	record_escape_str(comm, sizeof(comm));	/* any task names itself */
-	so_findings_scan_task(&lv->findings, tid, comm, ts);
+	findings_scan_task(&lv->findings, tid, comm, ts);
 }
 
 /*
@@ -64,7 +64,7 @@ static void scan_tasks(struct so_observer *obs, struct live *lv, uint64_t now)
 	 * take it first, so a finding comes after what led to it. */
 	loader_poll(&obs->loader, 0);
 	lv->scan_ns = now;
-	if (so_findings_scan_begin(&lv->findings))
+	if (findings_scan_begin(&lv->findings))
 		return;
 	if (loader_task_states(&obs->loader, scan_task, lv) &&
 	    !lv->scan_warned) {
@@ -72,7 +72,7 @@ static void scan_tasks(struct so_observer *obs, struct live *lv, uint64_t now)
 		fprintf(stderr, "sysfs-observe: warning: failed to read the "
 			"kernel's task table: a deadlock may go unseen\n");
 	}
-	so_findings_scan_end(&lv->findings);
+	findings_scan_end(&lv->findings);
 }
 
 static void recover_edge(void *ctx, const struct so_edge_key *key,
@@ -83,7 +83,7 @@ static void recover_edge(void *ctx, const struct so_edge_key *key,
 
 	if (lv->recover_before_ns && val->first_ns > lv->recover_before_ns)
 		return;
-	so_pipeline_recover_edge(&lv->pipeline, key, val, from_name, to_name);
+	pipeline_recover_edge(&lv->pipeline, key, val, from_name, to_name);
 }
 
 /*
@@ -140,7 +140,7 @@ bool event_loop_run(struct so_observer *obs, struct live *lv)
 		driver_copy_output(&lv->drv);
 		scan_tasks(obs, lv, now);
 		recover_edges(obs, lv, now, false);
-		if (so_findings_check(&lv->findings, now))
+		if (findings_check(&lv->findings, now))
 			return true;
 		if (driver_exited(&lv->drv))
 			break;

@@ -109,7 +109,7 @@ static void findings_on_event(void *ctx, const struct so_event *ev,
 	(void)stack;
 }
 
-int so_findings_scan_begin(struct so_findings *f)
+int findings_scan_begin(struct so_findings *f)
 {
 	wf_free(f->scan);
 	f->scan = wf_new(NULL);
@@ -131,8 +131,8 @@ static void findings_scan_event(struct so_findings *f, struct so_event *ev,
 	findings_wf_feed(f->scan, ev);
 }
 
-void so_findings_scan_task(struct so_findings *f, uint32_t tid,
-			   const char *comm, const struct so_task_state *ts)
+void findings_scan_task(struct so_findings *f, uint32_t tid,
+			const char *comm, const struct so_task_state *ts)
 {
 	struct so_event ev = { .tid = tid, .pid = tid, .stack_id = -1 };
 	uint32_t i, kind, n = ts->nheld < SO_HELD_MAX ? ts->nheld :
@@ -166,7 +166,7 @@ void so_findings_scan_task(struct so_findings *f, uint32_t tid,
 				    ts->wait_name);
 }
 
-void so_findings_scan_end(struct so_findings *f)
+void findings_scan_end(struct so_findings *f)
 {
 	if (!f->scan)
 		return;
@@ -210,15 +210,15 @@ static bool findings_namer(void *ctx, uint64_t class_id, char *buf,
 	return true;
 }
 
-int so_findings_init(struct so_findings *f, struct so_pipeline *p,
-		     struct ksyms *ks, uint64_t hang_timeout_ns)
+int findings_init(struct so_findings *f, struct so_pipeline *p,
+		  struct ksyms *ks, uint64_t hang_timeout_ns)
 {
 	memset(f, 0, sizeof(*f));
 	f->og = og_new(NULL);
 	f->wf = wf_new(NULL);
 	f->wt = wt_new();
 	if (!f->og || !f->wf || !f->wt) {
-		so_findings_fini(f);
+		findings_fini(f);
 		return -ENOMEM;
 	}
 	og_set_judge(f->og, gate_judge);
@@ -232,7 +232,7 @@ int so_findings_init(struct so_findings *f, struct so_pipeline *p,
 	return 0;
 }
 
-void so_findings_fini(struct so_findings *f)
+void findings_fini(struct so_findings *f)
 {
 	og_free(f->og);
 	wf_free(f->wf);
@@ -244,14 +244,14 @@ void so_findings_fini(struct so_findings *f)
 	f->wt = NULL;
 }
 
-void so_findings_attach(struct so_findings *f, struct so_pipeline *p)
+void findings_attach(struct so_findings *f, struct so_pipeline *p)
 {
 	p->on_event = findings_on_event;
 	p->on_edge = findings_on_edge;
 	p->analysis_ctx = f;
 }
 
-bool so_findings_check(struct so_findings *f, uint64_t now_ns)
+bool findings_check(struct so_findings *f, uint64_t now_ns)
 {
 	char *line = NULL;
 	size_t len = 0;
@@ -284,8 +284,8 @@ bool so_findings_check(struct so_findings *f, uint64_t now_ns)
 	return true;
 }
 
-void so_findings_counts(const struct so_findings *f, uint32_t *prone,
-			uint32_t *gated, uint32_t *no_wait)
+void findings_counts(const struct so_findings *f, uint32_t *prone,
+		     uint32_t *gated, uint32_t *no_wait)
 {
 	uint32_t i;
 
@@ -304,9 +304,9 @@ void so_findings_counts(const struct so_findings *f, uint32_t *prone,
 	}
 }
 
-uint32_t so_findings_lockdep(const struct so_findings *f,
-			     const struct ldr_report *reports, size_t nr,
-			     FILE *out)
+uint32_t findings_lockdep(const struct so_findings *f,
+			  const struct ldr_report *reports, size_t nr,
+			  FILE *out)
 {
 	uint32_t missed = 0;
 	size_t i;
@@ -342,10 +342,10 @@ uint32_t so_findings_lockdep(const struct so_findings *f,
 	return missed;
 }
 
-int so_findings_exit_code(const struct so_findings *f)
+int findings_exit_code(const struct so_findings *f)
 {
 	uint32_t prone, gated, no_wait;
 
-	so_findings_counts(f, &prone, &gated, &no_wait);
+	findings_counts(f, &prone, &gated, &no_wait);
 	return prone || f->have_deadlock ? SO_EXIT_FAIL : SO_EXIT_PASS;
 }

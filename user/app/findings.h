@@ -49,7 +49,7 @@ struct so_findings {
 	/*
 	 * Summary mode: holds are counted in the kernel, not sent, so the
 	 * wait-for graph is rebuilt from scans of the kernel's task table
-	 * (so_findings_scan_*) instead of being fed by events.
+	 * (findings_scan_*) instead of being fed by events.
 	 */
 	bool wf_from_scans;
 	struct wf_graph *scan;		/* the graph a scan is building */
@@ -57,36 +57,36 @@ struct so_findings {
 };
 
 /* 0, or -ENOMEM. */
-int so_findings_init(struct so_findings *f, struct so_pipeline *p,
-		     struct ksyms *ks, uint64_t hang_timeout_ns);
-void so_findings_fini(struct so_findings *f);
+int findings_init(struct so_findings *f, struct so_pipeline *p,
+		  struct ksyms *ks, uint64_t hang_timeout_ns);
+void findings_fini(struct so_findings *f);
 /* Plug into the pipeline's on_event/on_edge slots. */
-void so_findings_attach(struct so_findings *f, struct so_pipeline *p);
+void findings_attach(struct so_findings *f, struct so_pipeline *p);
 /* Look for a deadlock at `now_ns` (the events' clock).  True when found:
  * printed live already, kept for the summary. */
-bool so_findings_check(struct so_findings *f, uint64_t now_ns);
+bool findings_check(struct so_findings *f, uint64_t now_ns);
 /*
  * A scan of the kernel's task table: begin, then each task's state, then
- * end, which makes it the wait-for graph so_findings_check() looks at.
+ * end, which makes it the wait-for graph findings_check() looks at.
  * 0, or -ENOMEM (the previous graph stays).
  */
-int so_findings_scan_begin(struct so_findings *f);
-void so_findings_scan_task(struct so_findings *f, uint32_t tid,
-			   const char *comm, const struct so_task_state *ts);
-void so_findings_scan_end(struct so_findings *f);
+int findings_scan_begin(struct so_findings *f);
+void findings_scan_task(struct so_findings *f, uint32_t tid,
+			const char *comm, const struct so_task_state *ts);
+void findings_scan_end(struct so_findings *f);
 /* Cycles by verdict. */
-void so_findings_counts(const struct so_findings *f, uint32_t *prone,
-			uint32_t *gated, uint32_t *no_wait);
+void findings_counts(const struct so_findings *f, uint32_t *prone,
+		     uint32_t *gated, uint32_t *no_wait);
 /*
  * Lockdep's cycle reports (a debug kernel's, from the same boot) held to
  * ours, a line each: the same cycle, or one we call GATED or NO-WAIT
  * (lockdep's false alarm: it sees neither module references nor who can
  * wait), or one we missed.  Returns how many we missed.
  */
-uint32_t so_findings_lockdep(const struct so_findings *f,
-			     const struct ldr_report *reports, size_t nr,
-			     FILE *out);
+uint32_t findings_lockdep(const struct so_findings *f,
+			  const struct ldr_report *reports, size_t nr,
+			  FILE *out);
 /* kselftest status: 1 with a DEADLOCK-PRONE cycle or a deadlock, else 0. */
-int so_findings_exit_code(const struct so_findings *f);
+int findings_exit_code(const struct so_findings *f);
 
 #endif /* SO_FINDINGS_H */

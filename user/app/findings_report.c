@@ -46,7 +46,7 @@ static int findings_stack_fmt(void *ctx, int32_t stack_id, FILE *out)
 
 	if (stack_id < 0 || !f->pipeline)
 		return -ENOENT;
-	st = so_pipeline_get_stack(f->pipeline, stack_id);
+	st = pipeline_get_stack(f->pipeline, stack_id);
 	if (!st)
 		return -ENOENT;
 	for (i = 0; i < st->depth; i++) {
@@ -181,9 +181,9 @@ static void findings_verdict(FILE *out, void *ctx)
 	struct so_findings *f = ctx;
 	uint32_t prone, gated, no_wait;
 
-	so_findings_counts(f, &prone, &gated, &no_wait);
+	findings_counts(f, &prone, &gated, &no_wait);
 	fprintf(out, "\nverdict: %s: %u DEADLOCK-PRONE, %u GATED cycle%s%s\n",
-		so_findings_exit_code(f) ? "FAIL" : "PASS", prone, gated,
+		findings_exit_code(f) ? "FAIL" : "PASS", prone, gated,
 		prone + gated == 1 ? "" : "s",
 		f->have_deadlock ? "; DEADLOCK observed" : "");
 }
@@ -203,7 +203,7 @@ static void findings_json(struct so_json *j, void *ctx)
 	struct so_findings *f = ctx;
 	uint32_t prone, gated, no_wait;
 
-	so_findings_counts(f, &prone, &gated, &no_wait);
+	findings_counts(f, &prone, &gated, &no_wait);
 	json_u64(j, "edges", og_edge_count(f->og));
 	json_u64(j, "deadlock_prone", prone);
 	json_u64(j, "gated", gated);
@@ -214,7 +214,7 @@ static void findings_json(struct so_json *j, void *ctx)
 	else
 		json_null(j, "deadlock");
 	findings_timelines_json(j, f);
-	json_string(j, "verdict", so_findings_exit_code(f) ? "fail" :
+	json_string(j, "verdict", findings_exit_code(f) ? "fail" :
 								"pass");
 }
 

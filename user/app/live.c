@@ -182,17 +182,17 @@ int live_setup(struct live *lv, const struct so_options *opts)
 	if (!lv->ksyms || !lv->names)
 		return -ENOMEM;
 	stats_init(&lv->stats);
-	so_pipeline_init(&lv->pipeline);
+	pipeline_init(&lv->pipeline);
 	lv->pipeline.names = lv->names;
 	lv->pipeline.stats = &lv->stats;
 	lv->pipeline.fetch_stack = fetch_stack;
 	lv->pipeline.fetch_ctx = lv;
-	if (so_findings_init(&lv->findings, &lv->pipeline, lv->ksyms,
-			     opts->hang_timeout_s > 0 ?
-			     (uint64_t)(opts->hang_timeout_s * 1e9) :
-			     SO_HANG_TIMEOUT_DEFAULT_NS))
+	if (findings_init(&lv->findings, &lv->pipeline, lv->ksyms,
+			  opts->hang_timeout_s > 0 ?
+			  (uint64_t)(opts->hang_timeout_s * 1e9) :
+			  SO_HANG_TIMEOUT_DEFAULT_NS))
 		return -ENOMEM;
-	so_findings_attach(&lv->findings, &lv->pipeline);
+	findings_attach(&lv->findings, &lv->pipeline);
 	lv->findings.knob_label = knob_label;
 	lv->findings.clock_ns = mono_ns;
 	if (opts->module)
@@ -218,8 +218,8 @@ int live_setup(struct live *lv, const struct so_options *opts)
 void live_teardown(struct live *lv)
 {
 	stream_fini(&lv->stream);	/* zeroed when never started */
-	so_findings_fini(&lv->findings);
-	so_pipeline_fini(&lv->pipeline);
+	findings_fini(&lv->findings);
+	pipeline_fini(&lv->pipeline);
 	stats_fini(&lv->stats);
 	names_free(lv->names);
 	ksyms_free(lv->ksyms);

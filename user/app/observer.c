@@ -207,7 +207,7 @@ static void session_finish(struct so_observer *obs, struct live *lv,
 	if (opts->subcommand != SO_SUB_RECORD)
 		return;
 	lv->end.nr_events = obs->writer.nr_events;
-	so_pipeline_write_ksyms(&lv->pipeline, lv->ksyms);
+	pipeline_write_ksyms(&lv->pipeline, lv->ksyms);
 	lv->end.nr_stacks = obs->writer.nr_stacks;
 	lv->end.nr_ksyms = obs->writer.nr_ksyms;
 	if (tf_writer_close(&obs->writer, &lv->end))

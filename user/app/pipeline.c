@@ -5,14 +5,14 @@
 #include "app/pipeline.h"
 #include "trace/record.h"
 
-void so_pipeline_init(struct so_pipeline *p)
+void pipeline_init(struct so_pipeline *p)
 {
 	memset(p, 0, sizeof(*p));
 	stacks_init(&p->stacks);
 	u64map_init(&p->edge_keys);
 }
 
-void so_pipeline_fini(struct so_pipeline *p)
+void pipeline_fini(struct so_pipeline *p)
 {
 	stacks_fini(&p->stacks);
 	u64map_fini(&p->edge_keys);
@@ -20,7 +20,7 @@ void so_pipeline_fini(struct so_pipeline *p)
 
 /* The edge key in 64 bits (splitmix64 steps): two different keys that
  * collide would hide one edge from recovery, at odds of 2^-64. */
-static uint64_t so_pipeline_edge_key(const struct so_edge_key *k)
+static uint64_t pipeline_edge_key(const struct so_edge_key *k)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL, parts[3] = {
 		k->from_class, k->to_class, k->gate_ctx,
@@ -36,14 +36,14 @@ static uint64_t so_pipeline_edge_key(const struct so_edge_key *k)
 	return h;
 }
 
-int so_pipeline_recover_edge(struct so_pipeline *p,
-			     const struct so_edge_key *key,
-			     const struct so_edge_val *val,
-			     const char *from_name, const char *to_name)
+int pipeline_recover_edge(struct so_pipeline *p,
+			  const struct so_edge_key *key,
+			  const struct so_edge_val *val,
+			  const char *from_name, const char *to_name)
 {
 	struct so_edge_event e;
 
-	if (u64map_get(&p->edge_keys, so_pipeline_edge_key(key), NULL))
+	if (u64map_get(&p->edge_keys, pipeline_edge_key(key), NULL))
 		return 0;
 	memset(&e, 0, sizeof(e));
 	e.ev.ts_ns = val->first_ns;
@@ -59,21 +59,21 @@ int so_pipeline_recover_edge(struct so_pipeline *p,
 	e.key = *key;
 	e.val = *val;
 	snprintf(e.to_name, sizeof(e.to_name), "%s", to_name ? to_name : "");
-	if (so_pipeline_feed(p, &e, sizeof(e)))
+	if (pipeline_feed(p, &e, sizeof(e)))
 		return -1;
 	p->nr_edges_recovered++;
 	return 1;
 }
 
-int so_pipeline_add_stack(struct so_pipeline *p, int32_t id,
-			  const uint64_t *addrs, uint32_t depth)
+int pipeline_add_stack(struct so_pipeline *p, int32_t id,
+		       const uint64_t *addrs, uint32_t depth)
 {
 	return stacks_put(&p->stacks, id, addrs, depth);
 }
 
 /* The event's stack: cached, else fetched once (and recorded). */
-const struct so_stack *so_pipeline_get_stack(struct so_pipeline *p,
-					     int32_t id)
+const struct so_stack *pipeline_get_stack(struct so_pipeline *p,
+					  int32_t id)
 {
 	uint64_t addrs[SO_STACK_DEPTH];
 	const struct so_stack *stack;
@@ -96,7 +96,7 @@ const struct so_stack *so_pipeline_get_stack(struct so_pipeline *p,
 	return stack && stack->depth ? stack : NULL;
 }
 
-int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
+int pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 {
 	struct so_edge_event copy;
 	const struct so_event *ev = &copy.ev;
@@ -109,9 +109,9 @@ int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 	}
 	record_copy(&copy, rec, len);
 	if (ev->type == SO_EV_EDGE &&
-	    u64map_put(&p->edge_keys, so_pipeline_edge_key(&copy.key), 0))
+	    u64map_put(&p->edge_keys, pipeline_edge_key(&copy.key), 0))
 		p->nr_edge_keys_nomem++;
-	stack = so_pipeline_get_stack(p, ev->stack_id);
+	stack = pipeline_get_stack(p, ev->stack_id);
 	if (p->names)
 		names_observe(p->names, ev, stack);
 	if (p->writer && tf_write_event(p->writer, &copy, len))
@@ -127,8 +127,8 @@ int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 	return 0;
 }
 
-static long so_write_ksym_once(struct so_pipeline *p, struct ksyms *ks,
-			       struct u64map *written, uint64_t addr)
+static long pipeline_write_ksym_once(struct so_pipeline *p, struct ksyms *ks,
+				     struct u64map *written, uint64_t addr)
 {
 	const struct ksym *sym = ksyms_find(ks, addr);
 
@@ -141,7 +141,7 @@ static long so_write_ksym_once(struct so_pipeline *p, struct ksyms *ks,
 	return 1;
 }
 
-long so_pipeline_write_ksyms(struct so_pipeline *p, struct ksyms *ks)
+long pipeline_write_ksyms(struct so_pipeline *p, struct ksyms *ks)
 {
 	uint64_t *locks = NULL;
 	struct u64map written;
@@ -154,8 +154,9 @@ long so_pipeline_write_ksyms(struct so_pipeline *p, struct ksyms *ks)
 	u64map_init(&written);
 	for (i = 0; i < p->stacks.len && ret >= 0; i++)
 		for (f = 0; f < p->stacks.stacks[i].depth && ret >= 0; f++) {
-			ret = so_write_ksym_once(p, ks, &written,
-						 p->stacks.stacks[i].addrs[f]);
+			uint64_t addr = p->stacks.stacks[i].addrs[f];
+
+			ret = pipeline_write_ksym_once(p, ks, &written, addr);
 			n += ret > 0;
 		}
 	nr_locks = p->names ? names_lock_addrs(p->names, NULL, 0) : 0;
@@ -167,7 +168,7 @@ long so_pipeline_write_ksyms(struct so_pipeline *p, struct ksyms *ks)
 			names_lock_addrs(p->names, locks, nr_locks);
 	}
 	for (i = 0; i < nr_locks && ret >= 0; i++) {
-		ret = so_write_ksym_once(p, ks, &written, locks[i]);
+		ret = pipeline_write_ksym_once(p, ks, &written, locks[i]);
 		n += ret > 0;
 	}
 	free(locks);

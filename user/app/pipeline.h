@@ -2,7 +2,7 @@
 /*
  * The one-way dispatcher of docs/design.md §2: every raw record, from the ring
  * buffer (live) or from a trace file (report), goes through
- * so_pipeline_feed(), which checks it and hands it to the consumers that
+ * pipeline_feed(), which checks it and hands it to the consumers that
  * are switched on.  Nothing downstream calls back up.
  *
  *   record -> check -> stack -> names -> trace writer -> stats -> stream
@@ -46,9 +46,9 @@ struct so_pipeline {
 	void *fetch_ctx;
 	struct so_stacks stacks;	/* every stack seen, by id */
 
-	/* Edge keys fed (so_pipeline_edge_key()), for so_pipeline_recover_edge. */
+	/* Edge keys fed (pipeline_edge_key()), for pipeline_recover_edge. */
 	struct u64map edge_keys;
-	uint64_t nr_edges_recovered;	/* fed by so_pipeline_recover_edge */
+	uint64_t nr_edges_recovered;	/* fed by pipeline_recover_edge */
 	uint64_t nr_edge_keys_nomem;	/* keys not kept: recovery may repeat */
 
 	uint64_t nr_records;		/* fed */
@@ -57,10 +57,10 @@ struct so_pipeline {
 	char last_error[128];		/* why the last record was refused */
 };
 
-void so_pipeline_init(struct so_pipeline *p);
-void so_pipeline_fini(struct so_pipeline *p);
+void pipeline_init(struct so_pipeline *p);
+void pipeline_fini(struct so_pipeline *p);
 /* Returns 0, or -1 when the record is malformed (counted, not passed on). */
-int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len);
+int pipeline_feed(struct so_pipeline *p, const void *rec, size_t len);
 /*
  * Live mode: an edge of the kernel's edge table (the source of truth for
  * edges).  Fed as an SO_EV_EDGE record, made from the table's entry, when
@@ -68,20 +68,20 @@ int so_pipeline_feed(struct so_pipeline *p, const void *rec, size_t len);
  * trace being written, then hold every edge.  Returns 1 when fed, 0 when
  * known already, -1 on a malformed or unrecordable entry.
  */
-int so_pipeline_recover_edge(struct so_pipeline *p,
-			     const struct so_edge_key *key,
-			     const struct so_edge_val *val,
-			     const char *from_name, const char *to_name);
+int pipeline_recover_edge(struct so_pipeline *p,
+			  const struct so_edge_key *key,
+			  const struct so_edge_val *val,
+			  const char *from_name, const char *to_name);
 /* A stack by id: cached, else fetched once (live) and recorded; NULL
  * when there is none.  A finding can name a stack before the event that
  * carried it was read. */
-const struct so_stack *so_pipeline_get_stack(struct so_pipeline *p,
-					     int32_t id);
+const struct so_stack *pipeline_get_stack(struct so_pipeline *p,
+					  int32_t id);
 /* Report mode: a trace file's STACK record. */
-int so_pipeline_add_stack(struct so_pipeline *p, int32_t id,
-			  const uint64_t *addrs, uint32_t depth);
+int pipeline_add_stack(struct so_pipeline *p, int32_t id,
+		       const uint64_t *addrs, uint32_t depth);
 /* Record mode, before the trailer: the symbols every stack seen and every
  * lock named by address need.  Returns the number written, or -1. */
-long so_pipeline_write_ksyms(struct so_pipeline *p, struct ksyms *ks);
+long pipeline_write_ksyms(struct so_pipeline *p, struct ksyms *ks);
 
 #endif /* SO_PIPELINE_H */

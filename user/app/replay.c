@@ -44,14 +44,14 @@ static int replay_begin(struct replay *rp)
 	rp->ksyms = ksyms_new();
 	rp->names = names_new(rp->ksyms);
 	stats_init(&rp->stats);
-	so_pipeline_init(&rp->pipeline);
+	pipeline_init(&rp->pipeline);
 	rp->pipeline.names = rp->names;
 	rp->pipeline.stats = &rp->stats;
 	if (!rp->ksyms || !rp->names ||
-	    so_findings_init(&rp->findings, &rp->pipeline, rp->ksyms,
-			     SO_HANG_TIMEOUT_DEFAULT_NS))
+	    findings_init(&rp->findings, &rp->pipeline, rp->ksyms,
+			  SO_HANG_TIMEOUT_DEFAULT_NS))
 		return -1;
-	so_findings_attach(&rp->findings, &rp->pipeline);
+	findings_attach(&rp->findings, &rp->pipeline);
 	rp->findings.live = NULL;	/* the live lines were the run's */
 	rp->have_end = false;
 	return 0;
@@ -59,8 +59,8 @@ static int replay_begin(struct replay *rp)
 
 static void replay_end(struct replay *rp)
 {
-	so_findings_fini(&rp->findings);
-	so_pipeline_fini(&rp->pipeline);
+	findings_fini(&rp->findings);
+	pipeline_fini(&rp->pipeline);
 	stats_fini(&rp->stats);
 	names_free(rp->names);
 	ksyms_free(rp->ksyms);
@@ -85,7 +85,7 @@ static int on_event(void *ctx, const void *rec, size_t len)
 {
 	struct replay *rp = ctx;
 
-	so_pipeline_feed(&rp->pipeline, rec, len);
+	pipeline_feed(&rp->pipeline, rec, len);
 	return 0;
 }
 
@@ -94,7 +94,7 @@ static int on_stack(void *ctx, int32_t id, const uint64_t *addrs,
 {
 	struct replay *rp = ctx;
 
-	return so_pipeline_add_stack(&rp->pipeline, id, addrs, depth);
+	return pipeline_add_stack(&rp->pipeline, id, addrs, depth);
 }
 
 static int on_ksym(void *ctx, uint64_t addr, uint64_t size, char type,
@@ -127,7 +127,7 @@ static void replay_summary(struct replay *rp)
 
 	/* A deadlock the run caught is still in the trace: the tasks were
 	 * blocked when it ended. */
-	so_findings_check(&rp->findings, rp->end.end_mono_ns);
+	findings_check(&rp->findings, rp->end.end_mono_ns);
 	if (rp->format == SO_FMT_JSON) {
 		if (rp->nr_sessions)
 			fputs(",\n", rp->json_mem);
@@ -142,7 +142,7 @@ static void replay_summary(struct replay *rp)
 		pic_session(&rp->picture, f->og, f->going_ns,
 			    f->have_deadlock ? &f->deadlock : NULL,
 			    rp->info.test);
-	if (so_findings_exit_code(&rp->findings))
+	if (findings_exit_code(&rp->findings))
 		rp->rc = SO_EXIT_FAIL;
 }
 

@@ -35,7 +35,7 @@ static uint32_t judge_lockdep(struct live *lv, const char *marker, FILE *out)
 	if (nr > sizeof(reports) / sizeof(reports[0]))
 		nr = sizeof(reports) / sizeof(reports[0]);
 	if (nr)
-		missed = so_findings_lockdep(&lv->findings, reports, nr, out);
+		missed = findings_lockdep(&lv->findings, reports, nr, out);
 	free(log);
 	return missed;
 }
@@ -95,7 +95,7 @@ int verdict_judge(struct live *lv, const struct so_options *opts)
 			"events outside the observed contexts; -v shows every "
 			"event\n", lv->stream.nr_hidden);
 	print_summary(lv, opts);
-	rc = so_findings_exit_code(&lv->findings);
+	rc = findings_exit_code(&lv->findings);
 	if (lv->kmarker[0] &&
 	    judge_lockdep(lv, lv->kmarker, opts->format == SO_FMT_JSON ?
 					   stderr : stdout))
