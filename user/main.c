@@ -73,9 +73,9 @@ static int run(int argc, char **argv)
 	struct so_options opts;
 	char err[256];
 
-	if (so_options_parse(&opts, argc, argv, err, sizeof(err))) {
+	if (opt_parse(&opts, argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "sysfs-observe: %s\n", err);
-		so_usage_line(stderr);
+		opt_usage_line(stderr);
 		return SO_EXIT_USAGE;
 	}
 	/* The addresses give away where the kernel is (KASLR): for root,
@@ -89,7 +89,7 @@ static int run(int argc, char **argv)
 	addr_set_shown(opts.addresses);
 	switch (opts.action) {
 	case SO_ACT_HELP:
-		so_usage(stdout);
+		opt_usage(stdout);
 		return SO_EXIT_PASS;
 	case SO_ACT_VERSION:
 		printf("%s\n", SO_TOOL_VERSION);
@@ -105,7 +105,7 @@ static int run(int argc, char **argv)
 	case SO_ACT_WATCH:
 		return sc_runner_main(&opts);
 	default:
-		so_usage_line(stderr);
+		opt_usage_line(stderr);
 		return SO_EXIT_USAGE;
 	}
 }

@@ -7,8 +7,8 @@
 #define ARGC(...) ((int)(sizeof((char *[]){ "sysfs-observe", __VA_ARGS__ }) / \
 			 sizeof(char *)))
 #define PARSE(opts, err, ...) \
-	so_options_parse(opts, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), err, \
-			 sizeof(err))
+	opt_parse(opts, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), err, \
+		  sizeof(err))
 
 /* --module PATH: the file the scenarios load, and its name the filter. */
 static void test_module_path(void **state)
@@ -86,19 +86,19 @@ static void test_path_filter(void **state)
 	struct so_options o;
 
 	(void)state;
-	assert_int_equal(so_path_filter("/sys/devices/virtual/misc/test_sysfs0",
-					out, sizeof(out)), 0);
+	assert_int_equal(opt_path_filter("/sys/devices/virtual/misc/"
+					 "test_sysfs0", out, sizeof(out)), 0);
 	assert_string_equal(out, "test_sysfs0/");
-	assert_int_equal(so_path_filter("/sys/devices/virtual/misc/test_sysfs0//",
-					out, sizeof(out)), 0);
+	assert_int_equal(opt_path_filter("/sys/devices/virtual/misc/test_sysfs0//",
+					 out, sizeof(out)), 0);
 	assert_string_equal(out, "test_sysfs0/");
-	assert_int_equal(so_path_filter("test_sysfs0/test_dev_x", out,
-					sizeof(out)), 0);
+	assert_int_equal(opt_path_filter("test_sysfs0/test_dev_x", out,
+					 sizeof(out)), 0);
 	assert_string_equal(out, "test_sysfs0/test_dev_x");
-	assert_int_equal(so_path_filter("/sys/a_directory_name_of_30_chars_x",
-					out, sizeof(out)), -1);
-	assert_int_equal(so_path_filter("/sys/a_directory_name_of_29_chars",
-					out, sizeof(out)), 0);
+	assert_int_equal(opt_path_filter("/sys/a_directory_name_of_30_chars_x",
+					 out, sizeof(out)), -1);
+	assert_int_equal(opt_path_filter("/sys/a_directory_name_of_29_chars",
+					 out, sizeof(out)), 0);
 	memset(long_path, 'a', sizeof(long_path) - 1);
 	long_path[0] = '/';
 	long_path[sizeof(long_path) - 1] = 0;
@@ -291,7 +291,7 @@ static void expect_bad(char **argv, int argc, const char *reason)
 	struct so_options o;
 	char err[256];
 
-	assert_int_equal(so_options_parse(&o, argc, argv, err, sizeof(err)),
+	assert_int_equal(opt_parse(&o, argc, argv, err, sizeof(err)),
 			 SO_EXIT_USAGE);
 	if (!strstr(err, reason))
 		fail_msg("error \"%s\" does not say \"%s\"", err, reason);
@@ -310,21 +310,21 @@ static void test_test_range(void **state)
 	assert_int_equal(PARSE(&o, err, "--test", "0029-0032"), 0);
 	assert_int_equal(o.action, SO_ACT_TEST);
 	assert_string_equal(o.test, "0029-0032");
-	assert_true(so_test_selects("0029-0032", "0029"));
-	assert_true(so_test_selects("0029-0032", "0030"));
-	assert_true(so_test_selects("0029-0032", "0032"));
-	assert_false(so_test_selects("0029-0032", "0028"));
-	assert_false(so_test_selects("0029-0032", "0033"));
-	assert_true(so_test_selects("0028-0028", "0028"));
-	assert_true(so_test_selects("all", "0017"));
-	assert_true(so_test_selects("0017", "0017"));
-	assert_false(so_test_selects("0017", "0018"));
-	assert_true(so_is_test_selection("0001-0028"));
-	assert_false(so_is_test_selection("0032-0029"));
-	assert_false(so_is_test_selection("0029-"));
-	assert_false(so_is_test_selection("0029-00320"));
-	assert_false(so_is_test_selection("29-32"));
-	assert_false(so_is_test_selection("0029_0032"));
+	assert_true(opt_test_selects("0029-0032", "0029"));
+	assert_true(opt_test_selects("0029-0032", "0030"));
+	assert_true(opt_test_selects("0029-0032", "0032"));
+	assert_false(opt_test_selects("0029-0032", "0028"));
+	assert_false(opt_test_selects("0029-0032", "0033"));
+	assert_true(opt_test_selects("0028-0028", "0028"));
+	assert_true(opt_test_selects("all", "0017"));
+	assert_true(opt_test_selects("0017", "0017"));
+	assert_false(opt_test_selects("0017", "0018"));
+	assert_true(opt_is_test_selection("0001-0028"));
+	assert_false(opt_is_test_selection("0032-0029"));
+	assert_false(opt_is_test_selection("0029-"));
+	assert_false(opt_is_test_selection("0029-00320"));
+	assert_false(opt_is_test_selection("29-32"));
+	assert_false(opt_is_test_selection("0029_0032"));
 	assert_int_equal(PARSE(&o, err, "--test", "0032-0029"), SO_EXIT_USAGE);
 	assert_non_null(strstr(err, "a range (0029-0032)"));
 	/* --count within the range is a test run; outside it is not. */
@@ -344,7 +344,7 @@ static void test_bad_inputs(void **state)
 	struct so_options o;
 	char err[256];
 
-	assert_int_equal(so_options_parse(&o, 1, ARGV("x"), err, sizeof(err)),
+	assert_int_equal(opt_parse(&o, 1, ARGV("x"), err, sizeof(err)),
 			 SO_EXIT_USAGE);
 	assert_non_null(strstr(err, "nothing to do"));
 	BAD("unknown option '--frobnicate'", "--frobnicate");
@@ -411,7 +411,7 @@ static void test_usage(void **state)
 	struct test_capture cap;
 	const char *text, *line;
 
-	so_usage(test_capture_begin(&cap));
+	opt_usage(test_capture_begin(&cap));
 	text = test_capture_end(&cap);
 	assert_non_null(strstr(text, "\nEXAMPLES:\n"));
 	for (line = text; *line;) {
@@ -422,10 +422,10 @@ static void test_usage(void **state)
 		line = nl + 1;
 	}
 	free(cap.text);
-	so_usage_line(test_capture_begin(&cap));
+	opt_usage_line(test_capture_begin(&cap));
 	assert_non_null(strstr(test_capture_end(&cap), "usage: "));
 	free(cap.text);
-	assert_string_equal(so_format_name(SO_FMT_JSON), "json");
+	assert_string_equal(opt_format_name(SO_FMT_JSON), "json");
 }
 
 int main(void)

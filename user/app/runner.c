@@ -243,7 +243,7 @@ static int sc_select(struct sc_run *run, const struct so_options *opts)
 			return SO_EXIT_USAGE;
 		}
 	for (i = 0; i < sc_nr_scenarios; i++)
-		if (so_test_selects(id, sc_scenarios[i].id))
+		if (opt_test_selects(id, sc_scenarios[i].id))
 			run->tests[run->nr_tests++] = &sc_scenarios[i];
 	if (!run->nr_tests) {
 		fprintf(stderr, "sysfs-observe: no scenario %s (0001-%04zu; "
@@ -275,10 +275,10 @@ int sc_runner_main(const struct so_options *opts)
 	run->ktap = opts->format == SO_FMT_KTAP;
 	run->results = opts->format == SO_FMT_JSON ? stderr : stdout;
 	/* Several tests (all or a range) run 0027/0028 with the fix. */
-	run->all = opts->test && !so_is_test_id(opts->test);
+	run->all = opts->test && !opt_is_test_id(opts->test);
 	rc = sc_select(run, opts);
 	if (rc) {
-		so_usage_line(stderr);
+		opt_usage_line(stderr);
 		goto out;
 	}
 	rc = SO_EXIT_SKIP;

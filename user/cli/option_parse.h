@@ -4,7 +4,7 @@
  * (option_values.c) and the combination checks (option_checks.c), and
  * nobody else: the long-only option codes and the one error helper.
  * Apart from options.h so that the public interface stays the struct and
- * so_options_parse().
+ * opt_parse().
  */
 #ifndef SO_OPTION_PARSE_H
 #define SO_OPTION_PARSE_H
@@ -44,31 +44,31 @@ enum so_long_only {
 };
 
 /* getopt_long returns both kinds in one int: no long-only code may be a
- * short option's letter, and so_check_repeat's seen[] covers both. */
+ * short option's letter, and opt_check_repeat's seen[] covers both. */
 _Static_assert(SO_OPT_ATTACH > UCHAR_MAX,
 	       "long-only option codes must not collide with short options");
 _Static_assert(SO_OPT_SEEN_MAX > 'o' && SO_OPT_SEEN_MAX > 'i' &&
 	       SO_OPT_SEEN_MAX > 'E', "seen[] must cover -o, -i and -E");
 
 /* Writes the message into err; returns SO_EXIT_USAGE, for `return`. */
-int so_opt_error(char *err, size_t errlen, const char *fmt, ...)
+int opt_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* option_values.c: one option's argument, checked and stored. */
-int so_parse_module(struct so_options *opts, const char *arg, char *err,
-		    size_t errlen);
+int opt_parse_module(struct so_options *opts, const char *arg, char *err,
+		     size_t errlen);
 /* --count ID N: takes N from argv[optind]. */
-int so_parse_count(struct so_options *opts, int argc, char **argv,
-		   const char *id, char *err, size_t errlen);
-int so_parse_list_item(const char **list, unsigned int *len,
-		       unsigned int max, const char *opt, const char *arg,
-		       char *err, size_t errlen);
-int so_parse_knob(struct so_options *opts, const char *arg, char *err,
-		  size_t errlen);
-int so_parse_number_opt(struct so_options *opts, int opt, const char *arg,
+int opt_parse_count(struct so_options *opts, int argc, char **argv,
+		    const char *id, char *err, size_t errlen);
+int opt_parse_list_item(const char **list, unsigned int *len,
+			unsigned int max, const char *opt, const char *arg,
 			char *err, size_t errlen);
+int opt_parse_knob(struct so_options *opts, const char *arg, char *err,
+		   size_t errlen);
+int opt_parse_number(struct so_options *opts, int opt, const char *arg,
+		     char *err, size_t errlen);
 
 /* option_checks.c: which options go with which action and subcommand. */
-int so_check_options(struct so_options *opts, char *err, size_t errlen);
+int opt_check(struct so_options *opts, char *err, size_t errlen);
 
 #endif /* SO_OPTION_PARSE_H */

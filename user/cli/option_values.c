@@ -15,7 +15,7 @@
 #include "cli/knobs.h"
 #include "cli/option_parse.h"
 
-int so_opt_error(char *err, size_t errlen, const char *fmt, ...)
+int opt_error(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -26,8 +26,8 @@ int so_opt_error(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Digits only: strtoul alone would take "-1" and " 7". */
-static bool so_parse_uint(const char *s, unsigned long max,
-			  unsigned long *out)
+static bool opt_parse_uint(const char *s, unsigned long max,
+			   unsigned long *out)
 {
 	unsigned long v;
 	char *end;
@@ -41,7 +41,7 @@ static bool so_parse_uint(const char *s, unsigned long max,
 	return true;
 }
 
-static bool so_parse_seconds(const char *s, double *out)
+static bool opt_parse_seconds(const char *s, double *out)
 {
 	char *end;
 	double v;
@@ -61,7 +61,7 @@ static bool so_parse_seconds(const char *s, double *out)
 }
 
 /* A scenario id is four digits, as in sysfs.sh ("0028"). */
-bool so_is_test_id(const char *s)
+bool opt_is_test_id(const char *s)
 {
 	int i;
 
@@ -72,28 +72,28 @@ bool so_is_test_id(const char *s)
 }
 
 /* "0029-0032": two ids, the first not after the second. */
-static bool so_is_test_range(const char *s)
+static bool opt_is_test_range(const char *s)
 {
 	char from[5];
 
-	if (strlen(s) != 9 || s[4] != '-' || !so_is_test_id(s + 5))
+	if (strlen(s) != 9 || s[4] != '-' || !opt_is_test_id(s + 5))
 		return false;
 	memcpy(from, s, 4);
 	from[4] = '\0';
-	return so_is_test_id(from) && memcmp(from, s + 5, 4) <= 0;
+	return opt_is_test_id(from) && memcmp(from, s + 5, 4) <= 0;
 }
 
-bool so_is_test_selection(const char *s)
+bool opt_is_test_selection(const char *s)
 {
-	return !strcmp(s, "all") || so_is_test_id(s) || so_is_test_range(s);
+	return !strcmp(s, "all") || opt_is_test_id(s) || opt_is_test_range(s);
 }
 
 /* Ids are four digits: their text orders them as their numbers do. */
-bool so_test_selects(const char *selection, const char *id)
+bool opt_test_selects(const char *selection, const char *id)
 {
 	if (!strcmp(selection, "all"))
 		return true;
-	if (so_is_test_range(selection))
+	if (opt_is_test_range(selection))
 		return memcmp(selection, id, 4) <= 0 &&
 		       memcmp(id, selection + 5, 4) <= 0;
 	return !strcmp(selection, id);
@@ -104,8 +104,8 @@ bool so_test_selects(const char *selection, const char *id)
  * also the file the scenarios load instead of modules.dep's, and its
  * module name ("test_sysfs" from ".../test_sysfs.ko") the filter.
  */
-int so_parse_module(struct so_options *opts, const char *arg,
-		    char *err, size_t errlen)
+int opt_parse_module(struct so_options *opts, const char *arg,
+		     char *err, size_t errlen)
 {
 	const char *base = strrchr(arg, '/');
 	size_t len;
@@ -119,9 +119,9 @@ int so_parse_module(struct so_options *opts, const char *arg,
 	if (!len || len >= sizeof(opts->module_name) ||
 	    strncmp(base + len, ".ko", 3) ||
 	    (base[len + 3] && base[len + 3] != '.'))
-		return so_opt_error(err, errlen,
-				    "--module: '%s' is not a module file "
-				    "(NAME.ko)", arg);
+		return opt_error(err, errlen,
+				 "--module: '%s' is not a module file "
+				 "(NAME.ko)", arg);
 	memcpy(opts->module_name, base, len);
 	opts->module_name[len] = '\0';
 	opts->module_path = arg;
@@ -131,7 +131,7 @@ int so_parse_module(struct so_options *opts, const char *arg,
 
 /* "NAME=VALUE" with NAME a C identifier, as module parameters and
  * kernfs knobs are. */
-static bool so_is_assignment(const char *s)
+static bool opt_is_assignment(const char *s)
 {
 	const char *eq = strchr(s, '=');
 	const char *p;
@@ -144,117 +144,117 @@ static bool so_is_assignment(const char *s)
 	return true;
 }
 
-int so_parse_count(struct so_options *opts, int argc, char **argv,
-		   const char *id, char *err, size_t errlen)
+int opt_parse_count(struct so_options *opts, int argc, char **argv,
+		    const char *id, char *err, size_t errlen)
 {
 	struct so_test_count *slot;
 	unsigned long n;
 
-	if (!so_is_test_id(id))
-		return so_opt_error(err, errlen,
-				    "--count: '%s' is not a test id (four digits, e.g. 0008)",
-				    id);
+	if (!opt_is_test_id(id))
+		return opt_error(err, errlen,
+				 "--count: '%s' is not a test id (four digits, e.g. 0008)",
+				 id);
 	if (optind >= argc)
-		return so_opt_error(err, errlen,
-				    "--count %s: missing the count (--count ID N)",
-				    id);
-	if (!so_parse_uint(argv[optind], 100000000UL, &n) || !n)
-		return so_opt_error(err, errlen,
-				    "--count %s: '%s' is not a positive number",
-				    id, argv[optind]);
+		return opt_error(err, errlen,
+				 "--count %s: missing the count (--count ID N)",
+				 id);
+	if (!opt_parse_uint(argv[optind], 100000000UL, &n) || !n)
+		return opt_error(err, errlen,
+				 "--count %s: '%s' is not a positive number",
+				 id, argv[optind]);
 	optind++;
 	for (unsigned int i = 0; i < opts->nr_counts; i++)
 		if (!strcmp(opts->counts[i].id, id))
-			return so_opt_error(err, errlen,
-					    "--count %s given twice: give it once",
-					    id);
+			return opt_error(err, errlen,
+					 "--count %s given twice: give it once",
+					 id);
 	if (opts->nr_counts == SO_OPT_COUNTS_MAX)
-		return so_opt_error(err, errlen, "--count: more than %d given",
-				    SO_OPT_COUNTS_MAX);
+		return opt_error(err, errlen, "--count: more than %d given",
+				 SO_OPT_COUNTS_MAX);
 	slot = &opts->counts[opts->nr_counts++];
 	slot->id = id;
 	slot->count = n;
 	return 0;
 }
 
-int so_parse_list_item(const char **list, unsigned int *len,
-		       unsigned int max, const char *opt,
-		       const char *arg, char *err, size_t errlen)
+int opt_parse_list_item(const char **list, unsigned int *len,
+			unsigned int max, const char *opt,
+			const char *arg, char *err, size_t errlen)
 {
-	if (!so_is_assignment(arg))
-		return so_opt_error(err, errlen, "%s: '%s' is not NAME=VALUE",
-				    opt, arg);
+	if (!opt_is_assignment(arg))
+		return opt_error(err, errlen, "%s: '%s' is not NAME=VALUE",
+				 opt, arg);
 	if (*len == max)
-		return so_opt_error(err, errlen, "%s: more than %u given", opt,
-				    max);
+		return opt_error(err, errlen, "%s: more than %u given", opt,
+				 max);
 	list[(*len)++] = arg;
 	return 0;
 }
 
 /* A knob name the kernel does not have, or a value it would refuse, is
  * a usage error here, not a failed write later. */
-int so_parse_knob(struct so_options *opts, const char *arg,
-		  char *err, size_t errlen)
+int opt_parse_knob(struct so_options *opts, const char *arg,
+		   char *err, size_t errlen)
 {
 	char value[KNOB_VALUE_LEN];
 	int id;
 
 	if (knob_parse(arg, &id, value, sizeof(value), err, errlen))
 		return SO_EXIT_USAGE;
-	return so_parse_list_item(opts->knobs, &opts->nr_knobs,
-				  SO_OPT_KNOBS_MAX, "--knob", arg, err,
-				  errlen);
+	return opt_parse_list_item(opts->knobs, &opts->nr_knobs,
+				   SO_OPT_KNOBS_MAX, "--knob", arg, err,
+				   errlen);
 }
 
 /* Options that take a number, after getopt found their argument. */
-int so_parse_number_opt(struct so_options *opts, int opt,
-			const char *arg, char *err, size_t errlen)
+int opt_parse_number(struct so_options *opts, int opt,
+		     const char *arg, char *err, size_t errlen)
 {
 	unsigned long pid;
 
 	switch (opt) {
 	case SO_OPT_PID:
-		if (!so_parse_uint(arg, 4194304UL, &pid) || !pid)
-			return so_opt_error(err, errlen,
-					    "--pid: '%s' is not a process id",
-					    arg);
+		if (!opt_parse_uint(arg, 4194304UL, &pid) || !pid)
+			return opt_error(err, errlen,
+					 "--pid: '%s' is not a process id",
+					 arg);
 		opts->pid = (unsigned int)pid;
 		return 0;
 	case SO_OPT_RINGBUF_KIB:
 		/* The kernel wants a power of 2 of whole pages. */
-		if (!so_parse_uint(arg, SO_RINGBUF_KIB_MAX, &pid) ||
+		if (!opt_parse_uint(arg, SO_RINGBUF_KIB_MAX, &pid) ||
 		    pid < 4 || (pid & (pid - 1)))
-			return so_opt_error(err, errlen,
-					    "--ringbuf-kib: '%s' is not a power of 2 from 4 to %lu",
-					    arg, SO_RINGBUF_KIB_MAX);
+			return opt_error(err, errlen,
+					 "--ringbuf-kib: '%s' is not a power of 2 from 4 to %lu",
+					 arg, SO_RINGBUF_KIB_MAX);
 		opts->ringbuf_kib = (unsigned int)pid;
 		return 0;
 	case 'E':
-		if (!so_parse_uint(arg, SO_ENTRIES_MAX, &pid))
-			return so_opt_error(err, errlen,
-					    "--entries: '%s' is not a number of rows from 0 (all) to %lu",
-					    arg, SO_ENTRIES_MAX);
+		if (!opt_parse_uint(arg, SO_ENTRIES_MAX, &pid))
+			return opt_error(err, errlen,
+					 "--entries: '%s' is not a number of rows from 0 (all) to %lu",
+					 arg, SO_ENTRIES_MAX);
 		opts->entries = (unsigned int)pid;
 		return 0;
 	case SO_OPT_DURATION:
-		if (!so_parse_seconds(arg, &opts->duration_s))
+		if (!opt_parse_seconds(arg, &opts->duration_s))
 			break;
 		return 0;
 	case SO_OPT_HANG_TIMEOUT:
-		if (!so_parse_seconds(arg, &opts->hang_timeout_s))
+		if (!opt_parse_seconds(arg, &opts->hang_timeout_s))
 			break;
 		return 0;
 	default:
-		if (!so_parse_seconds(arg, &opts->window_s))
+		if (!opt_parse_seconds(arg, &opts->window_s))
 			break;
 		return 0;
 	}
-	return so_opt_error(err, errlen,
-			    "--%s: '%s' is not a number of seconds (0 < S <= %g)",
-			    opt == SO_OPT_DURATION	  ? "duration" :
-			    opt == SO_OPT_HANG_TIMEOUT ? "hang-timeout" :
+	return opt_error(err, errlen,
+			 "--%s: '%s' is not a number of seconds (0 < S <= %g)",
+			 opt == SO_OPT_DURATION	  ? "duration" :
+			 opt == SO_OPT_HANG_TIMEOUT ? "hang-timeout" :
 							 "window",
-			    arg, SO_SECONDS_MAX);
+			 arg, SO_SECONDS_MAX);
 }
 
 /*
@@ -263,7 +263,7 @@ int so_parse_number_opt(struct so_options *opts, int opt,
  * else is a prefix as given.  Checked here, so that a path too long is a
  * usage error on every machine, not a load error on some.
  */
-int so_path_filter(const char *path, char *out, size_t len)
+int opt_path_filter(const char *path, char *out, size_t len)
 {
 	const char *base = path;
 	size_t n;

@@ -40,73 +40,73 @@ static const struct option so_long_options[] = {
 };
 
 /* Marks one of the options that choose the action; two is a conflict. */
-static int so_set_action(struct so_options *opts, enum so_action action,
-			 const char **given, const char *name, char *err,
-			 size_t errlen)
+static int opt_set_action(struct so_options *opts, enum so_action action,
+			  const char **given, const char *name, char *err,
+			  size_t errlen)
 {
 	if (opts->action != SO_ACT_NONE && opts->action != action)
-		return so_opt_error(err, errlen,
-				    "%s and %s cannot be combined: give one",
-				    *given, name);
+		return opt_error(err, errlen,
+				 "%s and %s cannot be combined: give one",
+				 *given, name);
 	opts->action = action;
 	*given = name;
 	return 0;
 }
 
 /* The options that choose the action: --attach, --test, ... */
-static int so_parse_action(struct so_options *opts, int opt,
-			   const char **given, char *err, size_t errlen)
+static int opt_parse_action(struct so_options *opts, int opt,
+			    const char **given, char *err, size_t errlen)
 {
 	switch (opt) {
 	case SO_OPT_ATTACH:
-		return so_set_action(opts, SO_ACT_ATTACH, given, "--attach",
-				     err, errlen);
+		return opt_set_action(opts, SO_ACT_ATTACH, given, "--attach",
+				      err, errlen);
 	case SO_OPT_PROBES:
-		return so_set_action(opts, SO_ACT_PROBES, given, "--probes",
-				     err, errlen);
+		return opt_set_action(opts, SO_ACT_PROBES, given, "--probes",
+				      err, errlen);
 	case SO_OPT_TEST:
-		if (!so_is_test_selection(optarg))
-			return so_opt_error(err, errlen,
-					    "--test: '%s' is not a test id (four digits, e.g. 0028), a range (0029-0032) or all",
-					    optarg);
+		if (!opt_is_test_selection(optarg))
+			return opt_error(err, errlen,
+					 "--test: '%s' is not a test id (four digits, e.g. 0028), a range (0029-0032) or all",
+					 optarg);
 		opts->test = optarg;
-		return so_set_action(opts, SO_ACT_TEST, given, "--test", err,
-				     errlen);
+		return opt_set_action(opts, SO_ACT_TEST, given, "--test", err,
+				      errlen);
 	case SO_OPT_WATCH:
-		if (!so_is_test_id(optarg))
-			return so_opt_error(err, errlen,
-					    "--watch: '%s' is not a test id (four digits, e.g. 0028)",
-					    optarg);
+		if (!opt_is_test_id(optarg))
+			return opt_error(err, errlen,
+					 "--watch: '%s' is not a test id (four digits, e.g. 0028)",
+					 optarg);
 		opts->watch = optarg;
-		return so_set_action(opts, SO_ACT_WATCH, given, "--watch",
-				     err, errlen);
+		return opt_set_action(opts, SO_ACT_WATCH, given, "--watch",
+				      err, errlen);
 	default:	/* SO_OPT_LIST */
-		return so_set_action(opts, SO_ACT_LIST, given, "--list", err,
-				     errlen);
+		return opt_set_action(opts, SO_ACT_LIST, given, "--list", err,
+				      errlen);
 	}
 }
 
 /* --module, --path and --format: a word each, checked here. */
-static int so_parse_filter(struct so_options *opts, int opt, char *err,
-			   size_t errlen)
+static int opt_parse_filter(struct so_options *opts, int opt, char *err,
+			    size_t errlen)
 {
 	switch (opt) {
 	case SO_OPT_MODULE:
 		if (!optarg[0])
-			return so_opt_error(err, errlen,
-					    "--module: empty: give a module name or drop the option");
-		return so_parse_module(opts, optarg, err, errlen);
+			return opt_error(err, errlen,
+					 "--module: empty: give a module name or drop the option");
+		return opt_parse_module(opts, optarg, err, errlen);
 	case SO_OPT_PATH:
 		if (!optarg[0])
-			return so_opt_error(err, errlen,
-					    "--path: empty: give a sysfs path or drop the option");
-		if (so_path_filter(optarg, opts->path_filter,
-				   sizeof(opts->path_filter)))
-			return so_opt_error(err, errlen,
-					    "--path: '%.40s%s' is matched on its last directory or as a \"dir/attr\" prefix of at most %d characters",
-					    optarg,
-					    strlen(optarg) > 40 ? "..." : "",
-					    SO_PATH_FILTER_LEN - 2);
+			return opt_error(err, errlen,
+					 "--path: empty: give a sysfs path or drop the option");
+		if (opt_path_filter(optarg, opts->path_filter,
+				    sizeof(opts->path_filter)))
+			return opt_error(err, errlen,
+					 "--path: '%.40s%s' is matched on its last directory or as a \"dir/attr\" prefix of at most %d characters",
+					 optarg,
+					 strlen(optarg) > 40 ? "..." : "",
+					 SO_PATH_FILTER_LEN - 2);
 		opts->path_prefix = optarg;
 		return 0;
 	default:	/* SO_OPT_FORMAT */
@@ -119,15 +119,15 @@ static int so_parse_filter(struct so_options *opts, int opt, char *err,
 	else if (!strcmp(optarg, "ktap"))
 		opts->format = SO_FMT_KTAP;
 	else
-		return so_opt_error(err, errlen,
-				    "--format: '%s' is not text, json or ktap",
-				    optarg);
+		return opt_error(err, errlen,
+				 "--format: '%s' is not text, json or ktap",
+				 optarg);
 	return 0;
 }
 
-static int so_parse_one(struct so_options *opts, int opt, int argc,
-			char **argv, const char **given, char *err,
-			size_t errlen)
+static int opt_parse_one(struct so_options *opts, int opt, int argc,
+			 char **argv, const char **given, char *err,
+			 size_t errlen)
 {
 	switch (opt) {
 	case 'h':
@@ -151,8 +151,8 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 		return 0;
 	case SO_OPT_SVG:
 		if (!optarg[0])
-			return so_opt_error(err, errlen,
-					    "--svg: give a file name");
+			return opt_error(err, errlen,
+					 "--svg: give a file name");
 		opts->svg = optarg;
 		return 0;
 	case 'i':
@@ -160,33 +160,33 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
 		return 0;
 	case SO_OPT_ATTACH: case SO_OPT_PROBES: case SO_OPT_LIST:
 	case SO_OPT_TEST: case SO_OPT_WATCH:
-		return so_parse_action(opts, opt, given, err, errlen);
+		return opt_parse_action(opts, opt, given, err, errlen);
 	case SO_OPT_MODULE: case SO_OPT_PATH: case SO_OPT_FORMAT:
-		return so_parse_filter(opts, opt, err, errlen);
+		return opt_parse_filter(opts, opt, err, errlen);
 	case 'E':
-		return so_parse_number_opt(opts, opt, optarg, err, errlen);
+		return opt_parse_number(opts, opt, optarg, err, errlen);
 	case SO_OPT_COUNT:
-		return so_parse_count(opts, argc, argv, optarg, err, errlen);
+		return opt_parse_count(opts, argc, argv, optarg, err, errlen);
 	case SO_OPT_FIXED:
 		opts->fixed = true;
 		return 0;
 	case SO_OPT_PARAM:
-		return so_parse_list_item(opts->params, &opts->nr_params,
-					  SO_OPT_PARAMS_MAX, "--param", optarg,
-					  err, errlen);
+		return opt_parse_list_item(opts->params, &opts->nr_params,
+					   SO_OPT_PARAMS_MAX, "--param", optarg,
+					   err, errlen);
 	case SO_OPT_KNOB:
-		return so_parse_knob(opts, optarg, err, errlen);
+		return opt_parse_knob(opts, optarg, err, errlen);
 	case ':':
-		return so_opt_error(err, errlen, "%s needs an argument",
-				    argv[optind - 1]);
+		return opt_error(err, errlen, "%s needs an argument",
+				 argv[optind - 1]);
 	case '?':
 		if (optopt)
-			return so_opt_error(err, errlen, "unknown option '-%c'",
-					    optopt);
-		return so_opt_error(err, errlen, "unknown option '%s'",
-				    argv[optind - 1]);
+			return opt_error(err, errlen, "unknown option '-%c'",
+					 optopt);
+		return opt_error(err, errlen, "unknown option '%s'",
+				 argv[optind - 1]);
 	default:
-		return so_parse_number_opt(opts, opt, optarg, err, errlen);
+		return opt_parse_number(opts, opt, optarg, err, errlen);
 	}
 }
 
@@ -195,8 +195,8 @@ static int so_parse_one(struct so_options *opts, int opt, int argc,
  * wins" would silently drop what the user typed first.  Repeatable:
  * --param, --knob, --count (once per id), -v; flags may repeat.
  */
-static int so_check_repeat(int opt, bool seen[SO_OPT_SEEN_MAX], char **argv,
-			   char *err, size_t errlen)
+static int opt_check_repeat(int opt, bool seen[SO_OPT_SEEN_MAX], char **argv,
+			    char *err, size_t errlen)
 {
 	switch (opt) {
 	case 'o': case 'i':
@@ -211,16 +211,16 @@ static int so_check_repeat(int opt, bool seen[SO_OPT_SEEN_MAX], char **argv,
 	if (opt < 0 || opt >= SO_OPT_SEEN_MAX)
 		return 0;
 	if (seen[opt])
-		return so_opt_error(err, errlen,
-				    "%s given twice: give it once",
-				    argv[optind - 1][0] == '-' ?
+		return opt_error(err, errlen,
+				 "%s given twice: give it once",
+				 argv[optind - 1][0] == '-' ?
 					    argv[optind - 1] : argv[optind - 2]);
 	seen[opt] = true;
 	return 0;
 }
 
-int so_options_parse(struct so_options *opts, int argc, char **argv,
-		     char *err, size_t errlen)
+int opt_parse(struct so_options *opts, int argc, char **argv,
+	      char *err, size_t errlen)
 {
 	bool seen[SO_OPT_SEEN_MAX] = { false };
 	const char *given = NULL;
@@ -243,10 +243,10 @@ int so_options_parse(struct so_options *opts, int argc, char **argv,
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:hqvo:i:E:", so_long_options,
 				  NULL)) != -1) {
-		ret = so_check_repeat(opt, seen, argv, err, errlen);
+		ret = opt_check_repeat(opt, seen, argv, err, errlen);
 		if (!ret)
-			ret = so_parse_one(opts, opt, argc, argv, &given, err,
-					   errlen);
+			ret = opt_parse_one(opts, opt, argc, argv, &given, err,
+					    errlen);
 		if (ret)
 			return ret;
 	}
@@ -258,11 +258,11 @@ int so_options_parse(struct so_options *opts, int argc, char **argv,
 		optind = argc;
 	}
 	if (optind < argc)
-		return so_opt_error(err, errlen, "unexpected argument '%s'%s",
-				    argv[optind],
-				    opts->subcommand == SO_SUB_NONE &&
+		return opt_error(err, errlen, "unexpected argument '%s'%s",
+				 argv[optind],
+				 opts->subcommand == SO_SUB_NONE &&
 						    optind == 1 ?
 					    " (subcommands: record, report)" :
 					    "");
-	return so_check_options(opts, err, errlen);
+	return opt_check(opts, err, errlen);
 }

@@ -2,7 +2,7 @@
 /*
  * The command line, parsed into a struct and nothing else: no output, no
  * files opened, so every good and bad input is a unit test.  main() prints
- * the error and so_usage_line(), and exits SO_EXIT_USAGE.
+ * the error and opt_usage_line(), and exits SO_EXIT_USAGE.
  */
 #ifndef SO_OPTIONS_H
 #define SO_OPTIONS_H
@@ -96,22 +96,22 @@ struct so_options {
  * Parses argv into opts (pointers into argv).  Returns 0, or
  * SO_EXIT_USAGE with the reason in err ("--pid: 'abc' is not a number").
  */
-int so_options_parse(struct so_options *opts, int argc, char **argv,
-		     char *err, size_t errlen);
+int opt_parse(struct so_options *opts, int argc, char **argv,
+	      char *err, size_t errlen);
 /* The one-line reminder after an error. */
 /* A scenario id: four digits, as in sysfs.sh ("0028"). */
-bool so_is_test_id(const char *s);
+bool opt_is_test_id(const char *s);
 /* --test's argument: an id, a range FROM-TO of ids (FROM <= TO), or all. */
-bool so_is_test_selection(const char *s);
+bool opt_is_test_selection(const char *s);
 /* Whether that selection takes scenario id; one id selects only itself. */
-bool so_test_selects(const char *selection, const char *id);
-void so_usage_line(FILE *out);
+bool opt_test_selects(const char *selection, const char *id);
+void opt_usage_line(FILE *out);
 /* --help: every option, then EXAMPLES. */
-void so_usage(FILE *out);
-const char *so_format_name(enum so_format format);
+void opt_usage(FILE *out);
+const char *opt_format_name(enum so_format format);
 
 /* --path as the probes match it, into out (SO_PATH_FILTER_LEN); -1 when
  * it does not fit. */
-int so_path_filter(const char *path, char *out, size_t len);
+int opt_path_filter(const char *path, char *out, size_t len);
 
 #endif /* SO_OPTIONS_H */

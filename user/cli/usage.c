@@ -6,7 +6,7 @@
  */
 #include "cli/options.h"
 
-const char *so_format_name(enum so_format format)
+const char *opt_format_name(enum so_format format)
 {
 	switch (format) {
 	case SO_FMT_JSON:
@@ -18,7 +18,7 @@ const char *so_format_name(enum so_format format)
 	}
 }
 
-void so_usage_line(FILE *out)
+void opt_usage_line(FILE *out)
 {
 	fprintf(out,
 		"usage: sysfs-observe [record [-o FILE] | report [-i FILE]]\n"
@@ -26,7 +26,7 @@ void so_usage_line(FILE *out)
 		"Try 'sysfs-observe --help' for more.\n");
 }
 
-void so_usage(FILE *out)
+void opt_usage(FILE *out)
 {
 	fprintf(out,
 "usage: sysfs-observe [OPTIONS] --attach | --test ID|FROM-TO|all | --watch ID\n"

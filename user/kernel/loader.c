@@ -47,7 +47,7 @@ static const struct loader_opts *saved_opts;
  * last directory ("/sys/devices/virtual/misc/test_sysfs0" matches every
  * attribute of test_sysfs0), a relative one is taken as it is.
  */
-/* --path, already in the probes' terms (so_path_filter, at parse time). */
+/* --path, already in the probes' terms (opt_path_filter, at parse time). */
 static int set_path_filter(struct so_loader *l, const char *filter)
 {
 	size_t len = strlen(filter);

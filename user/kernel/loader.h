@@ -30,7 +30,7 @@ struct loader_opts {
 	bool aggregate;
 	unsigned int ringbuf_kib;	/* 0: the default size */
 	const char *module;	/* only this module's references, or NULL */
-	const char *path_filter; /* --path as so_path_filter() made it */
+	const char *path_filter; /* --path as opt_path_filter() made it */
 	int verbose;
 	so_record_fn on_record;
 	void *record_ctx;
