@@ -37,40 +37,53 @@ static __always_inline void fill_gates(struct so_task_state *ts,
 	val->going = ts->going;
 }
 
-/* Digest of the gates in force: part of the edge key (see observe.h). */
-static __always_inline __u64 gate_digest(struct so_edge_val *val)
+/*
+ * The edge key's gate_ctx: a digest of the gates fill_gates() would
+ * record, read straight from the held set.  held_attempt() computes it
+ * once for all the edges of one attempt; the value is only filled for
+ * an edge not yet in the table.
+ */
+static __always_inline __u64 gate_digest(struct so_task_state *ts)
 {
-	__u64 d = val->going * 31;
-	__u32 i;
+	__u64 d = ts->going * 31;
+	__u32 i, n = 0;
 
-	for (i = 0; i < SO_GATES_MAX; i++)
-		d ^= val->gates[i] * (2 * i + 3);
+	for (i = 0; i < SO_HELD_MAX; i++) {
+		if (i >= ts->nheld || n >= SO_GATES_MAX)
+			break;
+		if (!is_gate(ts->held[i].class_id) ||
+		    ts->held[i].mode != SO_HOLD_READ)
+			continue;
+		d ^= ts->held[i].class_id * (2 * n + 3);
+		n++;
+	}
 	return d;
 }
 
 static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 					struct so_held_entry *from, __u64 to_class,
-					__u32 to_mode, const char *to_name)
+					__u32 to_mode, const char *to_name,
+					__u64 gate_ctx)
 {
 	struct so_edge_key key = {
 		.from_class = from->class_id,
 		.to_class = to_class,
+		.gate_ctx = gate_ctx,
 	};
 	struct so_edge_val *val, *known;
 	struct so_edge_event *ev;
 	struct scratch *s;
 
-	s = get_scratch();
-	if (!s)
-		return;
-	val = &s->edge_val;
-	fill_gates(ts, val);
-	key.gate_ctx = gate_digest(val);
 	known = bpf_map_lookup_elem(&edges, &key);
 	if (known) {
 		__sync_fetch_and_add(&known->count, 1);
 		return;
 	}
+	s = get_scratch();
+	if (!s)
+		return;
+	val = &s->edge_val;
+	fill_gates(ts, val);
 	val->count = 1;
 	val->first_ns = bpf_ktime_get_ns();
 	val->first_tid = current_tid();
@@ -124,6 +137,8 @@ static __always_inline void held_attempt(void *ctx, struct so_task_state *ts,
 					 __u64 class_id, __u32 mode,
 					 const char *name)
 {
+	__u64 gate_ctx = 0;
+	bool digested = false;
 	__u32 i;
 
 	if (is_gate(class_id))
@@ -135,7 +150,12 @@ static __always_inline void held_attempt(void *ctx, struct so_task_state *ts,
 		if (is_gate(ts->held[i].class_id) ||
 		    ts->held[i].class_id == class_id)
 			continue;
-		record_edge(ctx, ts, &ts->held[i], class_id, mode, name);
+		if (!digested) {
+			gate_ctx = gate_digest(ts);
+			digested = true;
+		}
+		record_edge(ctx, ts, &ts->held[i], class_id, mode, name,
+			    gate_ctx);
 	}
 }
 

@@ -12,7 +12,7 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
 					    bool cannot_fail)
 {
 	struct so_task_state *ts;
-	struct scratch *s;
+	const char *name;
 	__u64 class_id;
 	__u32 slot;
 
@@ -20,14 +20,14 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
 	if (!ts)
 		return 0;
 	/* Only calls past the cheap check: what observing costs. */
-	count(SO_CNT_MUTEX_CALLS);
-	s = get_scratch();
-	if (!s)
+	__sync_fetch_and_add(&mutex_call_stripes[ts->tid &
+						 (SO_CALL_STRIPES - 1)].n, 1);
+	class_id = lock_class_of(lock, &slot, &name);
+	if (!class_id)
 		return 0;
-	class_id = lock_class_of(lock, s->name, &slot);
-	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, s->name);
+	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, name);
 	if (acquire_at_entry && cannot_fail) {
-		held_push(ts, class_id, lock, SO_HOLD_WRITE, s->name, slot);
+		held_push(ts, class_id, lock, SO_HOLD_WRITE, name, slot);
 		return 0;
 	}
 	/* The wait time rides on the acquisition event, which summary
@@ -38,7 +38,7 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
 	ts->stash_obj = lock;
 	ts->stash_class = class_id;
 	ts->stash_slot = slot;
-	__builtin_memcpy(ts->stash_name, s->name, SO_NAME_LEN);
+	__builtin_memcpy(ts->stash_name, name, SO_NAME_LEN);
 	return 0;
 }
 
@@ -47,22 +47,19 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 {
 	struct so_task_state *ts = task_observed();
 	__u64 class_id, waited = 0;
-	struct scratch *s;
+	const char *name;
 	__u32 slot;
-	char *name;
 
 	if (!ts || !lock)
-		return 0;
-	s = get_scratch();
-	if (!s)
 		return 0;
 	if (ts->stash_class && ts->stash_obj == lock) {
 		class_id = ts->stash_class;
 		name = ts->stash_name;
 		slot = ts->stash_slot;
 	} else {	/* a trylock: no attempt probe */
-		class_id = lock_class_of(lock, s->name, &slot);
-		name = s->name;
+		class_id = lock_class_of(lock, &slot, &name);
+		if (!class_id)
+			return 0;
 	}
 	ts->stash_class = 0;
 	if (!(flags & SO_EVF_TRYLOCK) && ts->lock_attempt_ts)
@@ -308,7 +305,7 @@ SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 {
 	struct so_task_state *ts;
-	struct scratch *s;
+	const char *name;
 	__u64 class_id;
 	__s32 stack_id;
 	__u32 slot;
@@ -318,13 +315,12 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 	ts = task_state_lookup();
 	if (!ts)
 		return 0;
-	s = get_scratch();
-	if (!s)
+	class_id = lock_class_of((__u64)lock, &slot, &name);
+	if (!class_id)
 		return 0;
-	class_id = lock_class_of((__u64)lock, s->name, &slot);
 	stack_id = emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock, class_id,
-			flags, 0, s->name, true);
-	wait_set(ts, SO_WAIT_LOCK, (__u64)lock, class_id, s->name, stack_id);
+			flags, 0, name, true);
+	wait_set(ts, SO_WAIT_LOCK, (__u64)lock, class_id, name, stack_id);
 	return 0;
 }
 

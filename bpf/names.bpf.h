@@ -105,21 +105,22 @@ static __always_inline void lock_sym(__u64 lock, char *buf)
 
 /*
  * A mutex's class: its __mutex_init name, rtnl, or its address (named
- * by its symbol when it has one).  *slot: its counts' slot when known
- * without a look-up (a named class caches it), else 0.
+ * by its symbol when it has one); 0 when there is no scratch space.
+ * *slot: its counts' slot when known without a look-up (a named class
+ * caches it), else 0.  *name: the class's name, read in place from the
+ * class table when the lock has an entry there (the hot path: no copy,
+ * no scratch look-up), else written into this CPU's scratch.
  */
-static __always_inline __u64 lock_class_of(__u64 lock, char *buf, __u32 *slot)
+static __always_inline __u64 lock_class_of(__u64 lock, __u32 *slot,
+					   const char **name)
 {
 	struct lock_class *lc;
+	struct scratch *s;
 
 	*slot = 0;
-	if (lock && lock == rtnl_mutex_addr) {
-		__builtin_memcpy(buf, "rtnl_mutex", 11);
-		return SO_CLASS_MAKE(SO_CLASS_RTNL, 0);
-	}
 	lc = bpf_map_lookup_elem(&lock_classes, &lock);
-	if (lc) {
-		__builtin_memcpy(buf, lc->name, SO_NAME_LEN);
+	if (lc && lock != rtnl_mutex_addr) {
+		*name = lc->name;
 		if (aggregate && (!lc->slot || lc->gen != counts_gen)) {
 			__u32 *known = bpf_map_lookup_elem(&class_slots,
 							   &lc->class_id);
@@ -130,7 +131,15 @@ static __always_inline __u64 lock_class_of(__u64 lock, char *buf, __u32 *slot)
 		*slot = lc->slot;
 		return lc->class_id;
 	}
-	lock_sym(lock, buf);
+	s = get_scratch();
+	if (!s)
+		return 0;
+	*name = s->name;
+	if (lock && lock == rtnl_mutex_addr) {
+		__builtin_memcpy(s->name, "rtnl_mutex", 11);
+		return SO_CLASS_MAKE(SO_CLASS_RTNL, 0);
+	}
+	lock_sym(lock, s->name);
 	return SO_CLASS_MAKE(SO_CLASS_LOCK, lock);
 }
 

@@ -233,39 +233,40 @@ static __always_inline int on_get_active_exit(void *ctx,
 {
 	struct so_task_state *ts = task_observed();
 	struct so_class_counts *cnt;
+	const char *name;
 	struct scratch *s;
 	__u64 class_id;
 	__u32 slot = 0;
 
 	if (!ts || !kn)
 		return 0;
-	s = get_scratch();
-	if (!s)
-		return 0;
 	/* The node being written: its name, class and counts are known. */
 	if ((__u64)kn == ts->write_kn) {
 		class_id = ts->write_class;
-		__builtin_memcpy(s->name, ts->write_name, SO_NAME_LEN);
+		name = ts->write_name;
 		if (ts->write_counted)
 			slot = ts->write_slot;
 	} else {
+		s = get_scratch();
+		if (!s)
+			return 0;
 		class_id = kn_class(kn, s->name);
 		if (!kn_wanted(s->name))
 			return 0;
+		name = s->name;
 	}
 	if (got) {
-		held_attempt(ctx, ts, class_id, SO_HOLD_READ, s->name);
+		held_attempt(ctx, ts, class_id, SO_HOLD_READ, name);
 		if (!slot)
-			slot = class_slot(class_id, s->name);
-		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, s->name,
-			  slot);
+			slot = class_slot(class_id, name);
+		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, name, slot);
 		cnt = slot_counts(slot);
 		if (cnt) {
 			cnt->kn_gets++;
 			return 0;
 		}
 	}
-	emit(ctx, SO_EV_KN_GET_ACTIVE, (__u64)kn, class_id, 0, got, s->name,
+	emit(ctx, SO_EV_KN_GET_ACTIVE, (__u64)kn, class_id, 0, got, name,
 	     false);
 	return 0;
 }

@@ -46,5 +46,19 @@ for mode in quiet record; do
 	[ $mode = record ] &&
 		check "$mode: no events lost" grep -q '^# lost events: 0$' /tmp/q.txt
 done
+
+# mutex_calls lives in .bss stripes, not the per-CPU counters (bpf/observe.h):
+# every store of test_dev_x takes of->mutex and config_mutex
+# (enable_lock=1), so each of the writes is at least two observed calls.
+sysfs-observe --attach -q --format json -- \
+	sh -c "i=0; while [ \$i -lt 50 ]; do echo 1 > $attr; i=\$((i + 1)); done" \
+	>/tmp/q.json 2>/tmp/q.err
+check "json run: exit status 0 ($?)" test $? -eq 0
+calls=$(grep -o '"mutex_calls": *[0-9]*' /tmp/q.json | grep -o '[0-9]*$')
+writes=$(grep -o '"kernfs_writes": *[0-9]*' /tmp/q.json | grep -o '[0-9]*$')
+check "json run: 50 kernfs writes entered (got '$writes')" \
+	test "${writes:-0}" -ge 50
+check "json run: mutex_calls counts both mutexes of each write (got '$calls')" \
+	test "${calls:-0}" -ge 100
 modprobe -r test_sysfs
 finish

@@ -61,6 +61,8 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
 			out[k] += vals[c];
 	}
 	free(vals);
+	for (k = 0; k < SO_CALL_STRIPES; k++)
+		out[SO_CNT_MUTEX_CALLS] += l->skel->bss->mutex_call_stripes[k].n;
 	return 0;
 }
 

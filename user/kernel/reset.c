@@ -119,6 +119,8 @@ int loader_reset(struct so_loader *l)
 		if (bpf_map_update_elem(fd, &k, zero, BPF_ANY))
 			err = -errno;
 	free(zero);
+	memset(l->skel->bss->mutex_call_stripes, 0,
+	       sizeof(l->skel->bss->mutex_call_stripes));
 	if (!err)
 		l->skel->bss->paused = false;
 	return err;
