@@ -344,6 +344,8 @@ enum so_counter {
 struct so_call_stripe {
 	__u64 n;
 	__u64 pad[7];
-};
+} __attribute__((aligned(64)));	/* no line shared with the hot .bss */
+_Static_assert(sizeof(struct so_call_stripe) == 64,
+	       "one stripe per cache line");
 
 #endif /* SYSFS_OBSERVE_H */
