@@ -31,4 +31,10 @@ observe_test() {
 	echo "# ${cmd[*]}"
 	grep -E 'GATED|PRONE|DEADLOCK|^verdict|^TEST' "$obs_out" | head -n 12 |
 		sed 's/^/# /'
+	# A failure that happens once in many runs must be readable from
+	# the log alone: the whole report (which deadlock, which tasks).
+	if [ $obs_rc -ne 0 ] && [ "$fixed" = 1 ]; then
+		echo "# the whole output of the failed run:"
+		head -n 120 "$obs_out" | sed 's/^/#   /'
+	fi
 }
