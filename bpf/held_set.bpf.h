@@ -16,6 +16,12 @@ static __always_inline bool is_gate(__u64 class_id)
 	return SO_CLASS_KIND(class_id) == SO_CLASS_MOD;
 }
 
+/* A module reference the task holds: a gate of the edges it makes. */
+static __always_inline bool held_gate(const struct so_held_entry *h)
+{
+	return is_gate(h->class_id) && h->mode == SO_HOLD_READ;
+}
+
 static __always_inline void fill_gates(struct so_task_state *ts,
 				       struct so_edge_val *val)
 {
@@ -26,8 +32,7 @@ static __always_inline void fill_gates(struct so_task_state *ts,
 	for (i = 0; i < SO_HELD_MAX; i++) {
 		if (i >= ts->nheld)
 			break;
-		if (!is_gate(ts->held[i].class_id) ||
-		    ts->held[i].mode != SO_HOLD_READ)
+		if (!held_gate(&ts->held[i]))
 			continue;
 		if (n < SO_GATES_MAX)
 			val->gates[n & (SO_GATES_MAX - 1)] =
@@ -51,8 +56,7 @@ static __always_inline __u64 gate_digest(struct so_task_state *ts)
 	for (i = 0; i < SO_HELD_MAX; i++) {
 		if (i >= ts->nheld || n >= SO_GATES_MAX)
 			break;
-		if (!is_gate(ts->held[i].class_id) ||
-		    ts->held[i].mode != SO_HOLD_READ)
+		if (!held_gate(&ts->held[i]))
 			continue;
 		d ^= ts->held[i].class_id * (2 * n + 3);
 		n++;

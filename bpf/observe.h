@@ -328,7 +328,7 @@ enum so_counter {
 	SO_CNT_STACK_FAIL,	/* stack not captured */
 	SO_CNT_KERNFS_WRITE,	/* kernfs_fop_write_iter entries */
 	SO_CNT_MUTEX_CALLS,	/* mutex probe hits past the cheap check,
-				 * counted in so_call_stripes instead */
+				 * counted in mutex_call_stripes instead */
 	/* Appended: trace files written before have fewer counters. */
 	SO_CNT_COUNTS_FULL,	/* class_counts full: occurrence not counted */
 	SO_CNT_NR,

@@ -73,11 +73,11 @@ volatile __s64 nr_waiting;
  * a slot cached (a task's write_slot, a lock class's) with an older
  * generation is looked up again.
  */
-/* SO_CNT_MUTEX_CALLS (see struct so_call_stripe). */
-struct so_call_stripe mutex_call_stripes[SO_CALL_STRIPES];
-
 volatile __u32 nr_count_slots;
 volatile __u32 counts_gen;
+
+/* SO_CNT_MUTEX_CALLS (see struct so_call_stripe). */
+struct so_call_stripe mutex_call_stripes[SO_CALL_STRIPES];
 
 /* Task states by tid's low bits (see SO_TASK_SLOTS); user space maps it
  * to scan for deadlocks without a system call per task. */
