@@ -18,6 +18,7 @@
 #ifndef SO_ANALYSIS_WAITFOR_H
 #define SO_ANALYSIS_WAITFOR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "observe.h"
@@ -105,6 +106,14 @@ int wf_name_obj(struct wf_graph *graph, uint64_t obj, uint64_t class_id,
 enum wf_finding_kind wf_check(struct wf_graph *graph, uint64_t now_ns,
 			      uint64_t hang_timeout_ns,
 			      struct wf_finding *finding);
+
+/*
+ * The same finding: the same tasks in the same order, each in the same
+ * wait and holding the same resources since the same times (now_ns
+ * aside).  Two scans of a task table that agree on that saw each wait
+ * and hold go on across the time between them: see findings_check().
+ */
+bool wf_finding_same(const struct wf_finding *a, const struct wf_finding *b);
 
 uint32_t wf_blocked_count(const struct wf_graph *graph);
 const struct wf_stats *wf_get_stats(const struct wf_graph *graph);

@@ -251,3 +251,27 @@ enum wf_finding_kind wf_check(struct wf_graph *graph, uint64_t now_ns,
 	}
 	return WF_FOUND_NONE;
 }
+
+static bool wf_res_same(const struct wf_res *a, const struct wf_res *b)
+{
+	return a->kind == b->kind && a->obj == b->obj &&
+	       a->since_ns == b->since_ns;
+}
+
+bool wf_finding_same(const struct wf_finding *a, const struct wf_finding *b)
+{
+	if (a->kind != b->kind || a->nr_tasks != b->nr_tasks)
+		return false;
+	for (uint32_t i = 0; i < a->nr_tasks; i++) {
+		const struct wf_task_report *x = &a->tasks[i], *y = &b->tasks[i];
+
+		if (x->tid != y->tid || x->waits_for_tid != y->waits_for_tid ||
+		    x->nr_holds != y->nr_holds ||
+		    !wf_res_same(&x->waits, &y->waits))
+			return false;
+		for (uint32_t h = 0; h < x->nr_holds && h < WF_HOLDS_MAX; h++)
+			if (!wf_res_same(&x->holds[h], &y->holds[h]))
+				return false;
+	}
+	return true;
+}

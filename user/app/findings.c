@@ -173,6 +173,20 @@ void findings_scan_end(struct so_findings *f)
 	wf_free(f->wf);
 	f->wf = f->scan;
 	f->scan = NULL;
+	f->scans++;
+}
+
+/* Scan mode: true when an earlier scan showed the same finding (see
+ * so_findings.candidate); else it becomes the candidate. */
+static bool findings_seen_twice(struct so_findings *f,
+				const struct wf_finding *found)
+{
+	if (f->have_candidate && wf_finding_same(&f->candidate, found))
+		return f->candidate_scan != f->scans;
+	f->candidate = *found;
+	f->candidate_scan = f->scans;
+	f->have_candidate = true;
+	return false;
 }
 
 static void findings_knob_label(void *ctx, char *label, size_t len)
@@ -253,15 +267,21 @@ void findings_attach(struct so_findings *f, struct so_pipeline *p)
 
 bool findings_check(struct so_findings *f, uint64_t now_ns)
 {
+	struct wf_finding found;
 	char *line = NULL;
 	size_t len = 0;
 	FILE *mem;
 
 	if (f->have_deadlock)
 		return true;
-	if (wf_check(f->wf, now_ns, f->hang_timeout_ns, &f->deadlock) ==
-	    WF_FOUND_NONE)
+	if (wf_check(f->wf, now_ns, f->hang_timeout_ns, &found) ==
+	    WF_FOUND_NONE) {
+		f->have_candidate = false;
 		return false;
+	}
+	if (f->wf_from_scans && !findings_seen_twice(f, &found))
+		return false;
+	f->deadlock = found;
 	f->have_deadlock = true;
 	mem = open_memstream(&line, &len);
 	if (mem) {

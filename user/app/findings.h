@@ -53,6 +53,18 @@ struct so_findings {
 	 */
 	bool wf_from_scans;
 	struct wf_graph *scan;		/* the graph a scan is building */
+	uint32_t scans;			/* scans ended so far */
+	/*
+	 * What the last scan showed, not yet believed: a scan reads one
+	 * task after another while they run, so a cycle in one scan may
+	 * join waits that never overlapped.  It is a finding once a later
+	 * scan shows it again (wf_finding_same): then every wait and hold
+	 * in it lasted from the first read of its task to the second, and
+	 * those intervals overlap, so all of them were there at once.
+	 */
+	bool have_candidate;
+	uint32_t candidate_scan;
+	struct wf_finding candidate;
 	struct so_summary_hooks hooks;
 };
 
