@@ -259,6 +259,7 @@ static __always_inline int on_mutex_init(void *ctx, __u64 lock,
 {
 	struct scratch *s = get_scratch();
 	struct lock_class *lc;
+	bool known;
 
 	if (!s || !name)
 		return 0;
@@ -268,8 +269,11 @@ static __always_inline int on_mutex_init(void *ctx, __u64 lock,
 		return 0;
 	lc->class_id = SO_CLASS_MAKE(SO_CLASS_MUTEX,
 				     so_hash_name(lc->name, SO_NAME_LEN));
+	known = bpf_map_lookup_elem(&lock_classes, &lock);
 	if (bpf_map_update_elem(&lock_classes, &lock, lc, BPF_ANY))
 		count(SO_CNT_CLASS_FULL);
+	else if (!known)
+		__sync_fetch_and_add(&classes_learned, 1);
 	if (task_observed())
 		emit(ctx, SO_EV_MUTEX_INIT, lock, lc->class_id, 0, 0,
 		     lc->name, false);

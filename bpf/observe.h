@@ -331,6 +331,9 @@ enum so_counter {
 				 * counted in mutex_call_stripes instead */
 	/* Appended: trace files written before have fewer counters. */
 	SO_CNT_COUNTS_FULL,	/* class_counts full: occurrence not counted */
+	/* lock_classes is an LRU table: classes it dropped to make room, at
+	 * least (the loader's count, from classes_learned; see there). */
+	SO_CNT_CLASS_EVICTED,
 	SO_CNT_NR,
 };
 

@@ -76,6 +76,14 @@ volatile __s64 nr_waiting;
 volatile __u32 nr_count_slots;
 volatile __u32 counts_gen;
 
+/*
+ * Locks __mutex_init named that lock_classes did not hold yet.  An LRU
+ * table evicts without telling anyone; beyond its size every new class
+ * cost an old one, which the loader reports (SO_CNT_CLASS_EVICTED): a
+ * lock whose class was dropped is named by symbol, or not at all.
+ */
+volatile __u64 classes_learned;
+
 /* SO_CNT_MUTEX_CALLS (see struct so_call_stripe). */
 struct so_call_stripe mutex_call_stripes[SO_CALL_STRIPES];
 

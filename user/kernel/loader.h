@@ -54,6 +54,8 @@ struct so_loader {
 	struct so_task_state *task_slots;
 	size_t task_slots_len;	/* bytes mapped */
 	bool aggregate;		/* in force: see loader_opts */
+	/* Classes evicted before this session (loader_reset). */
+	uint64_t classes_evicted_before;
 	/* loader_stop() gave up waiting: its detach thread still uses
 	 * this struct, which must then outlive the process. */
 	bool detach_pending;
@@ -71,6 +73,8 @@ int loader_poll(struct so_loader *l, int timeout_ms);
 void loader_pause(struct so_loader *l);
 /* Sum of the per-CPU loss and activity counters. */
 int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
+/* Lock classes the LRU table evicted since load, at least. */
+uint64_t loader_classes_evicted(const struct so_loader *l);
 /* Each class's kernel-side counts (aggregate), summed over CPUs, with
  * the class's name (SO_NAME_LEN bytes, "" if the kernel lost it). */
 typedef void (*so_class_counts_fn)(void *ctx, uint64_t class_id,

@@ -63,7 +63,23 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
 	free(vals);
 	for (k = 0; k < SO_CALL_STRIPES; k++)
 		out[SO_CNT_MUTEX_CALLS] += l->skel->bss->mutex_call_stripes[k].n;
+	out[SO_CNT_CLASS_EVICTED] = loader_classes_evicted(l) -
+				    l->classes_evicted_before;
 	return 0;
+}
+
+/*
+ * lock_classes keeps its classes across sessions, and an LRU table
+ * makes room silently: every class learned beyond its size evicted one.
+ * The common LRU may also evict a little earlier (free nodes sit in
+ * per-CPU lists), so this is a lower bound.
+ */
+uint64_t loader_classes_evicted(const struct so_loader *l)
+{
+	uint64_t learned = l->skel->bss->classes_learned;
+	uint64_t size = bpf_map__max_entries(l->skel->maps.lock_classes);
+
+	return learned > size ? learned - size : 0;
 }
 
 /* Adds one CPU's counts to the sum. */

@@ -121,6 +121,7 @@ int loader_reset(struct so_loader *l)
 	free(zero);
 	memset(l->skel->bss->mutex_call_stripes, 0,
 	       sizeof(l->skel->bss->mutex_call_stripes));
+	l->classes_evicted_before = loader_classes_evicted(l);
 	if (!err)
 		l->skel->bss->paused = false;
 	return err;

@@ -16,6 +16,7 @@
 static const uint32_t so_loss_counters[] = {
 	SO_CNT_RB_DROPS, SO_CNT_HELD_FULL, SO_CNT_EDGE_FULL,
 	SO_CNT_TASK_FULL, SO_CNT_CLASS_FULL, SO_CNT_COUNTS_FULL,
+	SO_CNT_CLASS_EVICTED,
 };
 
 bool summary_lost_events(const struct so_report *r)

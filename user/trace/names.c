@@ -124,6 +124,8 @@ static const char *const so_counter_names[SO_CNT_NR][2] = {
 				  "mutex probe hits past the cheap check" },
 	[SO_CNT_COUNTS_FULL]  = { "counts_full",
 				  "class-counts table full, not counted" },
+	[SO_CNT_CLASS_EVICTED] = { "class_evicted",
+				   "lock classes evicted, at least" },
 };
 
 const char *names_counter(uint32_t counter)
