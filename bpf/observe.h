@@ -139,6 +139,12 @@ enum so_knob_point {
  * be counted): class_id and name are set, arg is the write's ns.
  */
 #define SO_EVF_ALONE		0x20
+/*
+ * An edge sent before, again at the session's end with the count the
+ * kernel's edge table reached (the first record says 1): user space
+ * makes these, the probes never do; the live stream does not show them.
+ */
+#define SO_EVF_COUNT		0x40
 
 /* One record on the ring buffer.  `name` depends on `type` (see above). */
 struct so_event {

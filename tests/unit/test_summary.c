@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
  * The summary, text and JSON, against golden files; and the promise of
- * record/report: a trace read back prints the summary the live run did.
+ * record/report: a trace read back prints the summary the live run did,
+ * edge counts from the kernel's table included.
  */
 #include <inttypes.h>
 #include "helpers.h"
@@ -516,12 +517,35 @@ static void test_record_then_report(void **state)
 	sizes[n++] = sizeof(struct so_event);
 	for (i = 0; i < n; i++)
 		pipeline_feed(&live.pipe, &evs[i], sizes[i]);
+	/* The session's end: the kernel's table counted each edge 500
+	 * times; its records said 1.  An edge never fed, or seen once, is
+	 * no count to pass on. */
+	for (i = 0; i < n; i++) {
+		struct so_edge_event e = evs[i];
+
+		if (e.ev.type != SO_EV_EDGE)
+			continue;
+		e.val.count = 1;
+		assert_int_equal(pipeline_edge_count(&live.pipe, &e.key,
+			&e.val, e.ev.name, e.to_name), 0);
+		e.val.count = 500;
+		e.key.gate_ctx ^= 1;
+		assert_int_equal(pipeline_edge_count(&live.pipe, &e.key,
+			&e.val, e.ev.name, e.to_name), 0);
+		e.key.gate_ctx ^= 1;
+		assert_int_equal(pipeline_edge_count(&live.pipe, &e.key,
+			&e.val, e.ev.name, e.to_name), 1);
+	}
+	/* Not events of their own: the figures count each edge once. */
+	assert_int_equal(live.stats.nr_events, n);
 	assert_int_equal(pipeline_write_ksyms(&live.pipe, live.ksyms), 2);
 	live.end.counters[SO_CNT_EVENTS] = n;
 	assert_int_equal(tf_writer_close(&w, &live.end), 0);
 	fclose(f);
 	live_text = summary_of(&live, false);
 	assert_non_null(strstr(live_text, "mutex@test_dev_x_store"));
+	assert_non_null(strstr(live_text, ", 500 times"));
+	assert_null(strstr(live_text, ", 1 time"));
 
 	run_init(&report);
 	f = fmemopen(trace, len, "rb");

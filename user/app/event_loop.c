@@ -83,7 +83,10 @@ static void recover_edge(void *ctx, const struct so_edge_key *key,
 
 	if (lv->recover_before_ns && val->first_ns > lv->recover_before_ns)
 		return;
-	pipeline_recover_edge(&lv->pipeline, key, val, from_name, to_name);
+	if (!pipeline_recover_edge(&lv->pipeline, key, val, from_name,
+				   to_name) && !lv->recover_before_ns)
+		pipeline_edge_count(&lv->pipeline, key, val, from_name,
+				    to_name);
 }
 
 /*

@@ -36,6 +36,28 @@ static uint64_t pipeline_edge_key(const struct so_edge_key *k)
 	return h;
 }
 
+/* The record the probes would have sent for the table's entry. */
+static void pipeline_edge_record(struct so_edge_event *e,
+				 const struct so_edge_key *key,
+				 const struct so_edge_val *val,
+				 const char *from_name, const char *to_name)
+{
+	memset(e, 0, sizeof(*e));
+	e->ev.ts_ns = val->first_ns;
+	e->ev.type = SO_EV_EDGE;
+	e->ev.pid = val->first_tid;	/* the table keeps no tgid */
+	e->ev.tid = val->first_tid;
+	memcpy(e->ev.comm, val->comm, SO_COMM_LEN);
+	e->ev.comm[SO_COMM_LEN - 1] = 0;
+	e->ev.class_id = key->to_class;
+	e->ev.stack_id = val->stack_id;
+	e->ev.flags = val->going ? SO_EVF_GOING : 0;
+	snprintf(e->ev.name, sizeof(e->ev.name), "%s", from_name ? from_name : "");
+	e->key = *key;
+	e->val = *val;
+	snprintf(e->to_name, sizeof(e->to_name), "%s", to_name ? to_name : "");
+}
+
 int pipeline_recover_edge(struct so_pipeline *p,
 			  const struct so_edge_key *key,
 			  const struct so_edge_val *val,
@@ -45,24 +67,25 @@ int pipeline_recover_edge(struct so_pipeline *p,
 
 	if (u64map_get(&p->edge_keys, pipeline_edge_key(key), NULL))
 		return 0;
-	memset(&e, 0, sizeof(e));
-	e.ev.ts_ns = val->first_ns;
-	e.ev.type = SO_EV_EDGE;
-	e.ev.pid = val->first_tid;	/* the table keeps no tgid */
-	e.ev.tid = val->first_tid;
-	memcpy(e.ev.comm, val->comm, SO_COMM_LEN);
-	e.ev.comm[SO_COMM_LEN - 1] = 0;
-	e.ev.class_id = key->to_class;
-	e.ev.stack_id = val->stack_id;
-	e.ev.flags = val->going ? SO_EVF_GOING : 0;
-	snprintf(e.ev.name, sizeof(e.ev.name), "%s", from_name ? from_name : "");
-	e.key = *key;
-	e.val = *val;
-	snprintf(e.to_name, sizeof(e.to_name), "%s", to_name ? to_name : "");
+	pipeline_edge_record(&e, key, val, from_name, to_name);
 	if (pipeline_feed(p, &e, sizeof(e)))
 		return -1;
 	p->nr_edges_recovered++;
 	return 1;
+}
+
+int pipeline_edge_count(struct so_pipeline *p, const struct so_edge_key *key,
+			const struct so_edge_val *val, const char *from_name,
+			const char *to_name)
+{
+	struct so_edge_event e;
+
+	if (val->count <= 1 ||
+	    !u64map_get(&p->edge_keys, pipeline_edge_key(key), NULL))
+		return 0;
+	pipeline_edge_record(&e, key, val, from_name, to_name);
+	e.ev.flags |= SO_EVF_COUNT;
+	return pipeline_feed(p, &e, sizeof(e)) ? -1 : 1;
 }
 
 int pipeline_add_stack(struct so_pipeline *p, int32_t id,
@@ -101,6 +124,7 @@ int pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 	struct so_edge_event copy;
 	const struct so_event *ev = &copy.ev;
 	const struct so_stack *stack;
+	bool count_only;
 
 	p->nr_records++;
 	if (record_check(rec, len, p->last_error, sizeof(p->last_error))) {
@@ -108,6 +132,9 @@ int pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 		return -1;
 	}
 	record_copy(&copy, rec, len);
+	/* An edge's count at the end (pipeline_edge_count): it was shown,
+	 * counted and analysed as it came; only its count is news. */
+	count_only = ev->type == SO_EV_EDGE && (ev->flags & SO_EVF_COUNT);
 	if (ev->type == SO_EV_EDGE &&
 	    u64map_put(&p->edge_keys, pipeline_edge_key(&copy.key), 0))
 		p->nr_edge_keys_nomem++;
@@ -116,11 +143,11 @@ int pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 		names_observe(p->names, ev, stack);
 	if (p->writer && tf_write_event(p->writer, &copy, len))
 		p->nr_write_errors++;
-	if (p->stats)
+	if (p->stats && !count_only)
 		stats_feed(p->stats, ev);
-	if (p->stream)
+	if (p->stream && !count_only)
 		stream_event(p->stream, ev);
-	if (p->on_event)
+	if (p->on_event && !count_only)
 		p->on_event(p->analysis_ctx, ev, stack);
 	if (ev->type == SO_EV_EDGE && p->on_edge)
 		p->on_edge(p->analysis_ctx, &copy, stack);

@@ -72,6 +72,15 @@ int pipeline_recover_edge(struct so_pipeline *p,
 			  const struct so_edge_key *key,
 			  const struct so_edge_val *val,
 			  const char *from_name, const char *to_name);
+/*
+ * The session's end: an edge already fed, again with the count the
+ * kernel's table reached (SO_EVF_COUNT), so the reports and a trace
+ * being written say how often each order was taken.  1 when fed, 0 when
+ * the edge is unknown or was seen once, -1 on a malformed entry.
+ */
+int pipeline_edge_count(struct so_pipeline *p, const struct so_edge_key *key,
+			const struct so_edge_val *val, const char *from_name,
+			const char *to_name);
 /* A stack by id: cached, else fetched once (live) and recorded; NULL
  * when there is none.  A finding can name a stack before the event that
  * carried it was read. */
