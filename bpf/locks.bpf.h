@@ -20,8 +20,8 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
 	if (!ts)
 		return 0;
 	/* Only calls past the cheap check: what observing costs. */
-	__sync_fetch_and_add(&mutex_call_stripes[ts->tid &
-						 (SO_CALL_STRIPES - 1)].n, 1);
+	__sync_fetch_and_add(&call_stripes[ts->tid &
+					   (SO_CALL_STRIPES - 1)].mutex_calls, 1);
 	class_id = lock_class_of(lock, &slot, &name);
 	if (!class_id)
 		return 0;

@@ -34,10 +34,12 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	struct so_task_state *ts;
 	struct kernfs_node *kn;
 	struct seq_file *sf;
-	__u64 kn_id;
+	__u64 kn_id, id;
 
-	count(SO_CNT_KERNFS_WRITE);
-	ts = context_enter();
+	id = bpf_get_current_pid_tgid();
+	__sync_fetch_and_add(&call_stripes[(__u32)id &
+					   (SO_CALL_STRIPES - 1)].kernfs_writes, 1);
+	ts = context_enter_id(id);
 	if (!ts)
 		return 0;
 	/* kernfs_of(): the file's seq_file carries the open file. */

@@ -332,9 +332,10 @@ enum so_counter {
 	SO_CNT_TASK_FULL,	/* task table full: task not tracked */
 	SO_CNT_CLASS_FULL,	/* lock-class table full */
 	SO_CNT_STACK_FAIL,	/* stack not captured */
-	SO_CNT_KERNFS_WRITE,	/* kernfs_fop_write_iter entries */
+	SO_CNT_KERNFS_WRITE,	/* kernfs_fop_write_iter entries, counted
+				 * in call_stripes instead */
 	SO_CNT_MUTEX_CALLS,	/* mutex probe hits past the cheap check,
-				 * counted in mutex_call_stripes instead */
+				 * counted in call_stripes instead */
 	/* Appended: trace files written before have fewer counters. */
 	SO_CNT_COUNTS_FULL,	/* class_counts full: occurrence not counted */
 	/* lock_classes is an LRU table: classes it dropped to make room, at
@@ -344,15 +345,17 @@ enum so_counter {
 };
 
 /*
- * SO_CNT_MUTEX_CALLS, the one counter every observed mutex call bumps,
- * lives in .bss stripes picked by tid (an atomic add to a cache line of
- * its own) rather than in `counters`: a per-CPU array look-up is a helper
- * call on 6.1, about 100 ns a call in the guest (make bench-prof).
+ * The two counters bumped on every observed call, SO_CNT_MUTEX_CALLS and
+ * SO_CNT_KERNFS_WRITE, live in .bss stripes picked by tid (an atomic add
+ * to a cache line of its own) rather than in `counters`: a per-CPU array
+ * look-up is a helper call on 6.1, about 100 ns a call in the guest
+ * (make bench-prof).
  */
 #define SO_CALL_STRIPES		64
 struct so_call_stripe {
-	__u64 n;
-	__u64 pad[7];
+	__u64 mutex_calls;
+	__u64 kernfs_writes;
+	__u64 pad[6];
 } __attribute__((aligned(64)));	/* no line shared with the hot .bss */
 _Static_assert(sizeof(struct so_call_stripe) == 64,
 	       "one stripe per cache line");

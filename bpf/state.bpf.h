@@ -84,8 +84,8 @@ volatile __u32 counts_gen;
  */
 volatile __u64 classes_learned;
 
-/* SO_CNT_MUTEX_CALLS (see struct so_call_stripe). */
-struct so_call_stripe mutex_call_stripes[SO_CALL_STRIPES];
+/* SO_CNT_MUTEX_CALLS and _KERNFS_WRITE (see struct so_call_stripe). */
+struct so_call_stripe call_stripes[SO_CALL_STRIPES];
 
 /* Task states by tid's low bits (see SO_TASK_SLOTS); user space maps it
  * to scan for deadlocks without a system call per task. */
@@ -371,13 +371,17 @@ static __always_inline struct so_task_state *task_state_lookup(void)
 	return ts && ts->active ? ts : NULL;
 }
 
-/* Enter an observed context: kernfs write, module load/unload, removal. */
-static __always_inline struct so_task_state *context_enter(void)
+/*
+ * Enter an observed context: kernfs write, module load/unload, removal.
+ * `id` is bpf_get_current_pid_tgid(), which a caller may have at hand:
+ * each call of it is a helper call.
+ */
+static __always_inline struct so_task_state *context_enter_id(__u64 id)
 {
-	__u32 tid = current_tid();
+	__u32 tid = (__u32)id;
 	struct so_task_state *ts;
 
-	if (current_tgid() == self_tgid)
+	if (id >> 32 == self_tgid)
 		return NULL;
 	ts = task_find(tid);
 	if (!ts)
@@ -389,13 +393,20 @@ static __always_inline struct so_task_state *context_enter(void)
 	return ts;
 }
 
+static __always_inline struct so_task_state *context_enter(void)
+{
+	return context_enter_id(bpf_get_current_pid_tgid());
+}
+
 /* Leave it; the task goes inactive once it holds nothing and is nowhere. */
 static __always_inline void context_exit(struct so_task_state *ts)
 {
 	if (ts->depth)
 		ts->depth--;
+	/* nr_watched first: current_tgid() is a helper call the compiler
+	 * makes before tgid_watched() could skip it. */
 	if (!ts->depth && !ts->nheld && !ts->deleting &&
-	    !tgid_watched(current_tgid()))
+	    !(nr_watched && tgid_watched(current_tgid())))
 		task_deactivate(ts);
 }
 

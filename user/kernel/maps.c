@@ -61,8 +61,12 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
 			out[k] += vals[c];
 	}
 	free(vals);
-	for (k = 0; k < SO_CALL_STRIPES; k++)
-		out[SO_CNT_MUTEX_CALLS] += l->skel->bss->mutex_call_stripes[k].n;
+	for (k = 0; k < SO_CALL_STRIPES; k++) {
+		const struct so_call_stripe *st = &l->skel->bss->call_stripes[k];
+
+		out[SO_CNT_MUTEX_CALLS] += st->mutex_calls;
+		out[SO_CNT_KERNFS_WRITE] += st->kernfs_writes;
+	}
 	out[SO_CNT_CLASS_EVICTED] = loader_classes_evicted(l) -
 				    l->classes_evicted_before;
 	return 0;

@@ -119,8 +119,8 @@ int loader_reset(struct so_loader *l)
 		if (bpf_map_update_elem(fd, &k, zero, BPF_ANY))
 			err = -errno;
 	free(zero);
-	memset(l->skel->bss->mutex_call_stripes, 0,
-	       sizeof(l->skel->bss->mutex_call_stripes));
+	memset(l->skel->bss->call_stripes, 0,
+	       sizeof(l->skel->bss->call_stripes));
 	l->classes_evicted_before = loader_classes_evicted(l);
 	if (!err)
 		l->skel->bss->paused = false;
