@@ -452,6 +452,10 @@ check_exit_codes() {
 2|$bin --list >/dev/full
 2|$bin report -i $PWD/$good >/dev/full
 2|$bin --attach --ringbuf-kib 5
+2|$bin --attach --map-nr-entries 63
+2|$bin --attach --map-nr-entries 1048577
+2|$bin --attach --map-nr-entries abc
+2|$bin --attach --map-nr-entries ''
 0|setpriv --reuid=65534 --regid=65534 --clear-groups $bin report -i $PWD/tests/golden/traces/0028-fixed.data
 2|setpriv --reuid=65534 --regid=65534 --clear-groups $bin report -i $PWD/tests/golden/traces/0028-fixed.data --addresses
 0|$bin report -i $PWD/tests/golden/traces/0028-fixed.data --addresses

@@ -6,7 +6,9 @@
 # with the default ring buffer and with a 4 KiB one that overflows; both
 # must find the same cycles with the same verdicts.  The small run must
 # have lost records and taken edges from the kernel's edge table, else it
-# proved nothing: it is tried up to three times for that.
+# proved nothing: it is tried up to three times for that.  The tables
+# that can fill are sized at load time by --map-nr-entries: the kernel
+# must have them at that size while the observer runs.
 . /mnt/files/lib.sh
 
 # cycles FILE: the summary's cycles, one per line as "VERDICT: classes"
@@ -56,4 +58,43 @@ check "4 KiB ring: the summary says the edges are complete" \
 check "4 KiB ring: verdict PASS, 2 GATED" \
 	grep -q '^verdict: PASS: 0 DEADLOCK-PRONE, 2 GATED cycles' \
 	/tmp/small.out
+
+# map_max NAME: the max_entries bpftool shows for the map NAME (the
+# kernel keeps 15 characters of a name; these are shorter).  bpftool
+# prints it on the line after the name's.
+map_max() {
+	bpftool map show | awk -v name="$1" '
+		$0 ~ " name " name " " { f = 1; next }
+		f { for (i = 1; i < NF; i++)
+			if ($i == "max_entries") print $(i + 1)
+		    f = 0 }' | head -n 1
+}
+
+timeout -k 5 200 sysfs-observe --attach -q --map-nr-entries 128 \
+	>/tmp/nr.out 2>/tmp/nr.err &
+obs=$!
+sizes=
+for _ in $(seq 600); do
+	if grep -q observing /tmp/nr.err; then
+		for map in lock_classes edges stacks lock_syms class_names \
+			   events; do
+			sizes+=" $map=$(map_max $map)"
+		done
+		break
+	fi
+	sleep 0.2
+done
+kill -INT $obs
+wait $obs
+nr_rc=$?
+sed 's/^/# /' /tmp/nr.err
+echo "# sizes while observing:$sizes"
+check "--map-nr-entries 128: exit 0 (rc $nr_rc)" test $nr_rc -eq 0
+check "--map-nr-entries 128: the edge table has 128 entries" \
+	grep -q ' edges=128 ' <<<"$sizes "
+check "--map-nr-entries 128: so do the other four growing tables" \
+	grep -q ' lock_classes=128 .*stacks=128 lock_syms=128 class_names=128 ' \
+	<<<"$sizes "
+check "--map-nr-entries 128: the ring buffer keeps its 4 MiB" \
+	grep -q ' events=4194304 ' <<<"$sizes "
 finish

@@ -136,6 +136,40 @@ static void test_ringbuf_kib(void **state)
 	(void)state;
 }
 
+/* --map-nr-entries (perf lock's): a decimal count from 64 to 1048576,
+ * or a usage error that names the option; 0 (absent) the defaults. */
+static void test_map_nr_entries(void **state)
+{
+	static char *const bad[] = {
+		"63", "1048577", "abc", "12x", "", "0", "-64", "0x100", " 64",
+	};
+	struct so_options o;
+	char err[256];
+	size_t i;
+
+	assert_int_equal(PARSE(&o, err, "--test", "0027"), 0);
+	assert_int_equal(o.map_nr_entries, 0);
+	assert_int_equal(PARSE(&o, err, "--attach", "--map-nr-entries",
+			       "64"), 0);
+	assert_int_equal(o.map_nr_entries, 64);
+	assert_int_equal(PARSE(&o, err, "--test", "0028", "--map-nr-entries",
+			       "1048576"), 0);
+	assert_int_equal(o.map_nr_entries, 1048576);
+	assert_int_equal(PARSE(&o, err, "--attach", "--map-nr-entries",
+			       "20000"), 0);
+	assert_int_equal(o.map_nr_entries, 20000);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(PARSE(&o, err, "--attach", "--map-nr-entries",
+				       bad[i]), SO_EXIT_USAGE);
+		assert_non_null(strstr(err, "--map-nr-entries: '"));
+		assert_non_null(strstr(err, "is not a number from 64 to 1048576"));
+	}
+	assert_int_equal(PARSE(&o, err, "--attach", "--map-nr-entries", "64",
+			       "--map-nr-entries", "128"), SO_EXIT_USAGE);
+	assert_non_null(strstr(err, "--map-nr-entries given twice"));
+	(void)state;
+}
+
 /* -E/--entries: rows per table, perf's -E; 0 for all; decimal only. */
 static void test_entries(void **state)
 {
@@ -433,6 +467,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach),
 		cmocka_unit_test(test_ringbuf_kib),
+		cmocka_unit_test(test_map_nr_entries),
 		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_path_filter),

@@ -36,6 +36,7 @@ struct so_observer *observer_open(const struct so_options *opts, int *rc)
 	obs->lopts.aggregate = opts->quiet &&
 			       opts->subcommand != SO_SUB_RECORD;
 	obs->lopts.ringbuf_kib = opts->ringbuf_kib;
+	obs->lopts.map_nr_entries = opts->map_nr_entries;
 	obs->lopts.module = opts->module;
 	obs->lopts.path_filter = opts->path_filter;
 	obs->lopts.verbose = opts->verbosity;

@@ -16,6 +16,8 @@
 
 #define SO_SECONDS_MAX	(7 * 24 * 3600.0)	/* a week: a typo beyond */
 #define SO_RINGBUF_KIB_MAX	1048576UL	/* 1 GiB */
+#define SO_MAP_NR_ENTRIES_MIN	64UL		/* below, a table fills at once */
+#define SO_MAP_NR_ENTRIES_MAX	1048576UL	/* stacks alone: 256 MiB */
 #define SO_ENTRIES_MAX		1000000UL
 
 enum so_long_only {
@@ -37,6 +39,7 @@ enum so_long_only {
 	SO_OPT_WINDOW,
 	SO_OPT_KNOB,
 	SO_OPT_RINGBUF_KIB,
+	SO_OPT_MAP_NR_ENTRIES,
 	SO_OPT_ENTRIES,
 	SO_OPT_SVG,
 	SO_OPT_ADDRESSES,

@@ -229,6 +229,15 @@ int opt_parse_number(struct so_options *opts, int opt,
 					 arg, SO_RINGBUF_KIB_MAX);
 		opts->ringbuf_kib = (unsigned int)pid;
 		return 0;
+	case SO_OPT_MAP_NR_ENTRIES:
+		if (!opt_parse_uint(arg, SO_MAP_NR_ENTRIES_MAX, &pid) ||
+		    pid < SO_MAP_NR_ENTRIES_MIN)
+			return opt_error(err, errlen,
+					 "--map-nr-entries: '%s' is not a number from %lu to %lu",
+					 arg, SO_MAP_NR_ENTRIES_MIN,
+					 SO_MAP_NR_ENTRIES_MAX);
+		opts->map_nr_entries = (unsigned int)pid;
+		return 0;
 	case 'E':
 		if (!opt_parse_uint(arg, SO_ENTRIES_MAX, &pid))
 			return opt_error(err, errlen,

@@ -33,6 +33,7 @@ static const struct option so_long_options[] = {
 	{ "window",	  required_argument, NULL, SO_OPT_WINDOW },
 	{ "knob",	  required_argument, NULL, SO_OPT_KNOB },
 	{ "ringbuf-kib",  required_argument, NULL, SO_OPT_RINGBUF_KIB },
+	{ "map-nr-entries", required_argument, NULL, SO_OPT_MAP_NR_ENTRIES },
 	{ "entries",	  required_argument, NULL, 'E' },
 	{ "svg",	  required_argument, NULL, SO_OPT_SVG },
 	{ "addresses",	  no_argument,	     NULL, SO_OPT_ADDRESSES },
@@ -203,7 +204,8 @@ static int opt_check_repeat(int opt, bool seen[SO_OPT_SEEN_MAX], char **argv,
 	case SO_OPT_MODULE: case SO_OPT_PATH: case SO_OPT_PID:
 	case SO_OPT_DURATION: case SO_OPT_FORMAT: case SO_OPT_HANG_TIMEOUT:
 	case SO_OPT_TEST: case SO_OPT_WATCH: case SO_OPT_WINDOW:
-	case SO_OPT_RINGBUF_KIB: case 'E': case SO_OPT_SVG:
+	case SO_OPT_RINGBUF_KIB: case SO_OPT_MAP_NR_ENTRIES: case 'E':
+	case SO_OPT_SVG:
 		break;
 	default:
 		return 0;

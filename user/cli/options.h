@@ -67,6 +67,9 @@ struct so_options {
 	double hang_timeout_s;	/* blocked this long = a hang */
 	/* --ringbuf-kib: the ring buffer's size, a power of 2; 0 default. */
 	unsigned int ringbuf_kib;
+	/* --map-nr-entries: entries of each table that grows with what is
+	 * observed (classes, edges, stacks, names); 0 their defaults. */
+	unsigned int map_nr_entries;
 	/* --path as the probes match it: "<dir>/" of an absolute path,
 	 * else the prefix as given ("test_sysfs0/test_dev_x"). */
 	char path_filter[SO_PATH_FILTER_LEN];

@@ -78,6 +78,7 @@ void opt_usage(FILE *out)
 "  --svg FILE          the picture of each cycle and deadlock (SVG)\n"
 "  --addresses         print kernel addresses, not #handles (root only)\n"
 "  --ringbuf-kib N     the ring buffer's size in KiB (default 4096)\n"
+"  --map-nr-entries N  entries of each kernel lock table (default 4096-16384)\n"
 "  -o, --output FILE   record: the trace file to write\n"
 "  -i, --input FILE    report: the trace file to read\n"
 "  -h, --help          this text\n"

@@ -84,6 +84,37 @@ static int set_rodata(struct so_loader *l, const struct loader_opts *opts)
 	return 0;
 }
 
+/*
+ * --map-nr-entries: the tables that grow with what is observed, all to
+ * that size.  A full one is counted, not silent, and this is how to make
+ * it larger.  The task, process and count tables keep their compiled
+ * sizes: user space maps the task slots at SO_TASK_SLOTS, and the count
+ * slots are numbered up to SO_COUNT_SLOTS.
+ */
+static int set_map_nr_entries(struct so_loader *l, unsigned int nr_entries)
+{
+	struct bpf_map *const maps[] = {
+		l->skel->maps.lock_classes, l->skel->maps.edges,
+		l->skel->maps.stacks,	    l->skel->maps.lock_syms,
+		l->skel->maps.class_names,
+	};
+	size_t i;
+
+	if (!nr_entries)
+		return 0;	/* each keeps its compiled size */
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		if (bpf_map__set_max_entries(maps[i], nr_entries)) {
+			fprintf(stderr, "sysfs-observe: cannot size the %s "
+				"table to %u entries: %s (give another "
+				"--map-nr-entries, or none for the defaults)\n",
+				bpf_map__name(maps[i]), nr_entries,
+				strerror(errno));
+			return 2;
+		}
+	}
+	return 0;
+}
+
 /* Open the object and make it this kernel's: modes, sizes, rodata. */
 static int open_object(struct so_loader *l, const struct loader_opts *opts,
 		       const struct btf *vmlinux_btf,
@@ -107,6 +138,8 @@ static int open_object(struct so_loader *l, const struct loader_opts *opts,
 			"%u KiB: %s\n", opts->ringbuf_kib, strerror(errno));
 		return 2;
 	}
+	if (set_map_nr_entries(l, opts->map_nr_entries))
+		return 2;
 	return set_rodata(l, opts);
 }
 

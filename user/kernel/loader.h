@@ -29,6 +29,7 @@ struct loader_opts {
 	 * knob probes need every write's events. */
 	bool aggregate;
 	unsigned int ringbuf_kib;	/* 0: the default size */
+	unsigned int map_nr_entries;	/* 0: each table's default size */
 	const char *module;	/* only this module's references, or NULL */
 	const char *path_filter; /* --path as opt_path_filter() made it */
 	int verbose;
