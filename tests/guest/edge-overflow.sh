@@ -70,8 +70,20 @@ map_max() {
 		    f = 0 }' | head -n 1
 }
 
-timeout -k 5 200 sysfs-observe --attach -q --map-nr-entries 128 \
-	>/tmp/nr.out 2>/tmp/nr.err &
+# mutex_inits: 400 seq_file opens, each a __mutex_init the probes name.
+mutex_inits() {
+	for _ in $(seq 400); do
+		cat /proc/version >/dev/null
+	done
+}
+
+# evicted FILE: the JSON summary's count of lock classes evicted.
+evicted() {
+	grep -o '"class_evicted": [0-9]*' "$1" | grep -o '[0-9]*$'
+}
+
+timeout -k 5 200 sysfs-observe --attach -q --format json \
+	--map-nr-entries 128 >/tmp/nr.out 2>/tmp/nr.err &
 obs=$!
 sizes=
 for _ in $(seq 600); do
@@ -80,6 +92,7 @@ for _ in $(seq 600); do
 			   events; do
 			sizes+=" $map=$(map_max $map)"
 		done
+		mutex_inits
 		break
 	fi
 	sleep 0.2
@@ -97,4 +110,24 @@ check "--map-nr-entries 128: so do the other four growing tables" \
 	<<<"$sizes "
 check "--map-nr-entries 128: the ring buffer keeps its 4 MiB" \
 	grep -q ' events=4194304 ' <<<"$sizes "
+
+# The LRU class table evicts silently; the summary must say so.  The same
+# inits with the default 16384 classes evict none.
+small=$(evicted /tmp/nr.out)
+timeout -k 5 200 sysfs-observe --attach -q --format json \
+	>/tmp/nr-default.out 2>/tmp/nr-default.err &
+obs=$!
+for _ in $(seq 600); do
+	grep -q observing /tmp/nr-default.err && { mutex_inits; break; }
+	sleep 0.2
+done
+kill -INT $obs
+wait $obs
+echo "# class_evicted: $small with 128 classes, $(evicted /tmp/nr-default.out) with the default"
+check "128 classes, 400 mutex inits: the summary counts evicted classes" \
+	test "${small:-0}" -gt 0
+check "... and says it dropped something" \
+	grep -q '"dropped": true' /tmp/nr.out
+check "the default table, the same inits: none evicted" \
+	test "$(evicted /tmp/nr-default.out)" = 0
 finish
