@@ -4,6 +4,8 @@
  * to wait for B while holding A counts A -> B once per class pair in the
  * edge table, and the first sight of a pair is sent to user space with
  * the gates (try_module_get references) the task held at that moment.
+ * An attempt is counted on its chain (struct so_chain_val) once the
+ * chain is known, and in the task's memo while it repeats one.
  */
 #ifndef SO_HELD_SET_BPF_H
 #define SO_HELD_SET_BPF_H
@@ -64,10 +66,15 @@ static __always_inline __u64 gate_digest(struct so_task_state *ts)
 	return d;
 }
 
+/*
+ * Record from -> to_class and add `add` to its count: 1 for an attempt
+ * counted edge by edge, 0 for one its chain counts (the edge is only
+ * recorded, at its first sight).
+ */
 static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 					struct so_held_entry *from, __u64 to_class,
 					__u32 to_mode, const char *to_name,
-					__u64 gate_ctx)
+					__u64 gate_ctx, __u64 add)
 {
 	struct so_edge_key key = {
 		.from_class = from->class_id,
@@ -80,7 +87,8 @@ static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 
 	known = bpf_map_lookup_elem(&edges, &key);
 	if (known) {
-		__sync_fetch_and_add(&known->count, 1);
+		if (add)
+			__sync_fetch_and_add(&known->count, add);
 		return;
 	}
 	s = get_scratch();
@@ -88,7 +96,7 @@ static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 		return;
 	val = &s->edge_val;
 	fill_gates(ts, val);
-	val->count = 1;
+	val->count = add;
 	val->first_ns = bpf_ktime_get_ns();
 	val->first_tid = current_tid();
 	val->stack_id = bpf_get_stackid(ctx, &stacks, 0);
@@ -132,34 +140,142 @@ static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 	__builtin_memcpy(ev->ev.name, from->name, SO_NAME_LEN);
 	ev->key = key;
 	ev->val = *val;
+	ev->val.count = 1;	/* this sight: the table may count it elsewhere */
 	__builtin_memcpy(ev->to_name, to_name, SO_NAME_LEN);
 	event_submit(&ev->ev);
 }
 
-/* The task is about to acquire, or wait for, `class_id`. */
+static __always_inline __u64 chain_mix(__u64 h, __u64 v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+/* Add the memo's attempts to its chain's count. */
+static __always_inline void chain_flush(struct so_chain_memo *memo)
+{
+	struct so_chain_val *chain;
+
+	if (!memo->hits || memo->gen != counts_gen)
+		return;
+	chain = bpf_map_lookup_elem(&chains, &memo->key);
+	if (chain)
+		__sync_fetch_and_add(&chain->count, memo->hits);
+	memo->hits = 0;
+}
+
+/* The task exits: what its memos hold goes to the chains. */
+static __always_inline void chain_flush_all(struct so_task_state *ts)
+{
+	__u32 i;
+
+	for (i = 0; i < SO_HELD_MAX; i++)
+		chain_flush(&ts->memo[i]);
+}
+
+enum chain_seen {
+	CHAIN_KNOWN,	/* in the table: its edges are recorded */
+	CHAIN_NEW,	/* just added: record its edges, count none */
+	CHAIN_FULL,	/* no room: count the edges one by one */
+};
+
+/* Look the chain `key` up, and add it if it is new. */
+static __always_inline enum chain_seen chain_learn(struct so_task_state *ts,
+						   __u64 key, __u64 to_class,
+						   __u64 gate_ctx)
+{
+	struct so_chain_val *c;
+	struct scratch *s;
+	__u32 i, n = 0;
+
+	if (bpf_map_lookup_elem(&chains, &key))
+		return CHAIN_KNOWN;
+	s = get_scratch();
+	if (!s)
+		return CHAIN_FULL;
+	c = &s->chain_val;
+	c->count = 0;
+	c->to_class = to_class;
+	c->gate_ctx = gate_ctx;
+	for (i = 0; i < SO_HELD_MAX; i++) {
+		c->from[i] = 0;
+		if (i >= ts->nheld)
+			continue;
+		if (is_gate(ts->held[i].class_id) ||
+		    ts->held[i].class_id == to_class)
+			continue;
+		c->from[n & (SO_HELD_MAX - 1)] = ts->held[i].class_id;
+		n++;
+	}
+	c->nfrom = n;
+	c->pad = 0;
+	if (!bpf_map_update_elem(&chains, &key, c, BPF_NOEXIST))
+		return CHAIN_NEW;
+	/* Another CPU added it first (it records the edges), or full. */
+	if (bpf_map_lookup_elem(&chains, &key))
+		return CHAIN_KNOWN;
+	count(SO_CNT_CHAIN_FULL);
+	return CHAIN_FULL;
+}
+
+/*
+ * The task is about to acquire, or wait for, `class_id`.  Each class it
+ * holds (but gates and class_id itself) makes an edge to it.  The common
+ * case, the same chain as its last attempt at this depth, costs a hash
+ * of the held set and one increment: no helper call, no atomic.
+ */
 static __always_inline void held_attempt(void *ctx, struct so_task_state *ts,
 					 __u64 class_id, __u32 mode,
 					 const char *name)
 {
-	__u64 gate_ctx = 0;
-	bool digested = false;
-	__u32 i;
+	struct so_chain_memo *memo;
+	__u64 key = class_id, gate_ctx, add;
+	enum chain_seen seen;
+	__u32 i, nfrom = 0;
 
 	if (is_gate(class_id))
 		return;
 	for (i = 0; i < SO_HELD_MAX; i++) {
 		if (i >= ts->nheld)
 			break;
+		key = chain_mix(chain_mix(key, ts->held[i].class_id),
+				ts->held[i].mode);
 		/* Same class: recursion or nesting, not an order. */
+		if (!is_gate(ts->held[i].class_id) &&
+		    ts->held[i].class_id != class_id)
+			nfrom++;
+	}
+	if (!nfrom)
+		return;
+	key = chain_mix(key, ts->going) | 1;	/* 0: an empty memo */
+	memo = &ts->memo[(ts->nheld - 1) & (SO_HELD_MAX - 1)];
+	if (memo->key == key && memo->gen == counts_gen) {
+		if (++memo->hits == ~0U)
+			chain_flush(memo);
+		return;
+	}
+	chain_flush(memo);
+	gate_ctx = gate_digest(ts);
+	seen = chain_learn(ts, key, class_id, gate_ctx);
+	if (seen == CHAIN_FULL) {
+		memo->key = 0;
+		add = 1;
+	} else {
+		memo->key = key;
+		memo->gen = counts_gen;
+		memo->hits = 1;
+		if (seen == CHAIN_KNOWN)
+			return;
+		add = 0;
+	}
+	for (i = 0; i < SO_HELD_MAX; i++) {
+		if (i >= ts->nheld)
+			break;
 		if (is_gate(ts->held[i].class_id) ||
 		    ts->held[i].class_id == class_id)
 			continue;
-		if (!digested) {
-			gate_ctx = gate_digest(ts);
-			digested = true;
-		}
 		record_edge(ctx, ts, &ts->held[i], class_id, mode, name,
-			    gate_ctx);
+			    gate_ctx, add);
 	}
 }
 

@@ -979,8 +979,10 @@ int BPF_PROG(tp_sched_process_exit, struct task_struct *task)
 	ts = task_find(tid);
 	if (ts && ts->wait_kind)	/* killed in a wait */
 		wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
-	if (ts)
+	if (ts) {
+		chain_flush_all(ts);
 		task_delete(tid, ts);
+	}
 	if (tid == tgid && nr_watched &&
 	    !bpf_map_delete_elem(&watch_tgids, &tgid))
 		__sync_fetch_and_sub(&nr_watched, 1);

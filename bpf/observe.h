@@ -210,6 +210,39 @@ enum so_wait_kind {
 	SO_WAIT_DRAIN	= 2,	/* kernfs_drain(): for the node's readers */
 };
 
+/*
+ * A chain, lockdep's term: the classes a task held, in order, when it
+ * attempted one more.  The edges of an attempt are a function of its
+ * chain, so an attempt whose chain the table `chains` knows is counted
+ * once, on the chain, instead of once per edge; and a task repeating the
+ * chain it made last at that depth counts it in its own memo, with no
+ * map operation at all.  User space folds both back into the edges'
+ * counts (trace/chain_fold.h).  The key is a 64-bit hash of the chain
+ * (held classes and modes, the GOING module, the attempted class) and,
+ * as in lockdep, not checked against the classes: two chains hashing
+ * alike would share counts.
+ */
+struct so_chain_val {
+	__u64 count;		/* attempts, besides the memos not flushed */
+	__u64 to_class;		/* the class attempted */
+	__u64 gate_ctx;		/* its edges' so_edge_key.gate_ctx */
+	__u32 nfrom;		/* edges: from[0..nfrom) -> to_class */
+	__u32 pad;
+	__u64 from[SO_HELD_MAX];
+};
+
+/*
+ * A task's last chain at one depth and the attempts of it not yet added
+ * to its count in `chains` (flushed when the task makes another chain at
+ * that depth, and when it exits).  `gen` is counts_gen's value when it
+ * was made: a memo older than the session's is nothing.
+ */
+struct so_chain_memo {
+	__u64 key;
+	__u32 hits;
+	__u32 gen;
+};
+
 struct so_task_state {
 	__u32 depth;		/* nesting of observed contexts */
 	__u32 nheld;
@@ -249,6 +282,9 @@ struct so_task_state {
 	__u64 wait_ts;
 	char wait_name[SO_NAME_LEN];
 	struct so_held_entry held[SO_HELD_MAX];
+	/* The chain last attempted at each depth (nheld - 1): see
+	 * struct so_chain_memo. */
+	struct so_chain_memo memo[SO_HELD_MAX];
 };
 
 /* Edge table: held `from`, then acquired or started waiting for `to`. */
@@ -341,6 +377,8 @@ enum so_counter {
 	/* lock_classes is an LRU table: classes it dropped to make room, at
 	 * least (the loader's count, from classes_learned; see there). */
 	SO_CNT_CLASS_EVICTED,
+	/* chains full: the attempt counted on its edges, one by one */
+	SO_CNT_CHAIN_FULL,
 	SO_CNT_NR,
 };
 

@@ -134,6 +134,14 @@ struct {
 	__type(value, struct so_edge_val);
 } edges SEC(".maps");
 
+/* Chain key -> chain (struct so_chain_val): the chain cache. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, struct so_chain_val);
+} chains SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, 16384);
@@ -195,6 +203,7 @@ struct scratch {
 	struct so_task_state zero_task;
 	struct lock_class lock_class;
 	struct so_edge_val edge_val;
+	struct so_chain_val chain_val;
 	struct so_class_counts zero_counts;
 	char name[SO_NAME_LEN];
 	char name2[SO_NAME_LEN];

@@ -88,8 +88,8 @@ obs=$!
 sizes=
 for _ in $(seq 600); do
 	if grep -q observing /tmp/nr.err; then
-		for map in lock_classes edges stacks lock_syms class_names \
-			   events; do
+		for map in lock_classes edges chains stacks lock_syms \
+			   class_names events; do
 			sizes+=" $map=$(map_max $map)"
 		done
 		mutex_inits
@@ -105,8 +105,8 @@ echo "# sizes while observing:$sizes"
 check "--map-nr-entries 128: exit 0 (rc $nr_rc)" test $nr_rc -eq 0
 check "--map-nr-entries 128: the edge table has 128 entries" \
 	grep -q ' edges=128 ' <<<"$sizes "
-check "--map-nr-entries 128: so do the other four growing tables" \
-	grep -q ' lock_classes=128 .*stacks=128 lock_syms=128 class_names=128 ' \
+check "--map-nr-entries 128: so do the other five growing tables" \
+	grep -q ' lock_classes=128 .*chains=128 stacks=128 lock_syms=128 class_names=128 ' \
 	<<<"$sizes "
 check "--map-nr-entries 128: the ring buffer keeps its 4 MiB" \
 	grep -q ' events=4194304 ' <<<"$sizes "

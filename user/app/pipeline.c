@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "app/pipeline.h"
+#include "lib/edge_key.h"
 #include "trace/record.h"
 
 void pipeline_init(struct so_pipeline *p)
@@ -16,24 +17,6 @@ void pipeline_fini(struct so_pipeline *p)
 {
 	stacks_fini(&p->stacks);
 	u64map_fini(&p->edge_keys);
-}
-
-/* The edge key in 64 bits (splitmix64 steps): two different keys that
- * collide would hide one edge from recovery, at odds of 2^-64. */
-static uint64_t pipeline_edge_key(const struct so_edge_key *k)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL, parts[3] = {
-		k->from_class, k->to_class, k->gate_ctx,
-	};
-	size_t i;
-
-	for (i = 0; i < 3; i++) {
-		h ^= parts[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-		h ^= h >> 31;
-	}
-	return h;
 }
 
 /* The record the probes would have sent for the table's entry. */
@@ -65,7 +48,7 @@ int pipeline_recover_edge(struct so_pipeline *p,
 {
 	struct so_edge_event e;
 
-	if (u64map_get(&p->edge_keys, pipeline_edge_key(key), NULL))
+	if (u64map_get(&p->edge_keys, edge_key_hash(key), NULL))
 		return 0;
 	pipeline_edge_record(&e, key, val, from_name, to_name);
 	if (pipeline_feed(p, &e, sizeof(e)))
@@ -81,7 +64,7 @@ int pipeline_edge_count(struct so_pipeline *p, const struct so_edge_key *key,
 	struct so_edge_event e;
 
 	if (val->count <= 1 ||
-	    !u64map_get(&p->edge_keys, pipeline_edge_key(key), NULL))
+	    !u64map_get(&p->edge_keys, edge_key_hash(key), NULL))
 		return 0;
 	pipeline_edge_record(&e, key, val, from_name, to_name);
 	e.ev.flags |= SO_EVF_COUNT;
@@ -136,7 +119,7 @@ int pipeline_feed(struct so_pipeline *p, const void *rec, size_t len)
 	 * counted and analysed as it came; only its count is news. */
 	count_only = ev->type == SO_EV_EDGE && (ev->flags & SO_EVF_COUNT);
 	if (ev->type == SO_EV_EDGE &&
-	    u64map_put(&p->edge_keys, pipeline_edge_key(&copy.key), 0))
+	    u64map_put(&p->edge_keys, edge_key_hash(&copy.key), 0))
 		p->nr_edge_keys_nomem++;
 	stack = pipeline_get_stack(p, ev->stack_id);
 	if (p->names)

@@ -46,7 +46,7 @@ struct so_pipeline {
 	void *fetch_ctx;
 	struct so_stacks stacks;	/* every stack seen, by id */
 
-	/* Edge keys fed (pipeline_edge_key()), for pipeline_recover_edge. */
+	/* Edge keys fed (edge_key_hash()), for pipeline_recover_edge. */
 	struct u64map edge_keys;
 	uint64_t nr_edges_recovered;	/* fed by pipeline_recover_edge */
 	uint64_t nr_edge_keys_nomem;	/* keys not kept: recovery may repeat */

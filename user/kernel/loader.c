@@ -95,8 +95,8 @@ static int set_map_nr_entries(struct so_loader *l, unsigned int nr_entries)
 {
 	struct bpf_map *const maps[] = {
 		l->skel->maps.lock_classes, l->skel->maps.edges,
-		l->skel->maps.stacks,	    l->skel->maps.lock_syms,
-		l->skel->maps.class_names,
+		l->skel->maps.chains,	    l->skel->maps.stacks,
+		l->skel->maps.lock_syms,    l->skel->maps.class_names,
 	};
 	size_t i;
 

@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "kernel/loader_int.h"
+#include "trace/chain_fold.h"
 #include "observe.skel.h"
 
 /* The value size is the array's element size only when a multiple of 8. */
@@ -198,16 +199,69 @@ static void class_name_of(int fd, __u64 class_id, struct so_class_name *out)
 	out->name[SO_NAME_LEN - 1] = 0;
 }
 
+struct memo_walk {
+	struct chain_fold *fold;
+	uint32_t gen;
+	int err;
+};
+
+static void fold_memos(void *ctx, uint32_t tid, const struct so_task_state *ts)
+{
+	struct memo_walk *w = ctx;
+	uint32_t i;
+
+	(void)tid;
+	for (i = 0; i < SO_HELD_MAX && !w->err; i++)
+		w->err = chain_fold_memo(w->fold, &ts->memo[i], w->gen);
+}
+
+/*
+ * What the chain cache counted for the edges (trace/chain_fold.h): the
+ * tasks' memos, then the chains.  While tasks run, a memo flushed
+ * between the two reads is counted twice or not at all; at the end of a
+ * session they are still.
+ */
+static int fold_chains(struct so_loader *l, struct chain_fold *fold)
+{
+	struct memo_walk w = {
+		.fold = fold,
+		.gen = __atomic_load_n(&l->skel->bss->counts_gen,
+				       __ATOMIC_SEQ_CST),
+	};
+	struct so_chain_val chain;
+	__u64 key, *prev = NULL;
+	int fd, err;
+	__u32 limit;
+
+	err = loader_task_states(l, fold_memos, &w);
+	if (err || w.err)
+		return err ? err : w.err;
+	fd = bpf_map__fd(l->skel->maps.chains);
+	limit = 2 * bpf_map__max_entries(l->skel->maps.chains);
+	while (limit-- && !bpf_map_get_next_key(fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &chain))
+			return -errno;
+		err = chain_fold_chain(fold, key, &chain);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int loader_edges(struct so_loader *l, so_edge_entry_fn fn, void *ctx)
 {
 	struct so_class_name from, to;
 	struct so_edge_key key, *prev = NULL;
+	struct chain_fold fold;
 	struct so_edge_val val;
-	int fd, names_fd, err = 0;
+	int fd, names_fd, err;
 	__u32 limit;
 
 	if (!l->skel)
 		return -EINVAL;
+	chain_fold_init(&fold);
+	err = fold_chains(l, &fold);
 	fd = bpf_map__fd(l->skel->maps.edges);
 	names_fd = bpf_map__fd(l->skel->maps.class_names);
 	/* Edges are never deleted while a session runs; bounded anyway. */
@@ -218,9 +272,11 @@ int loader_edges(struct so_loader *l, so_edge_entry_fn fn, void *ctx)
 			err = -errno;
 			continue;
 		}
+		val.count += chain_fold_count(&fold, &key);
 		class_name_of(names_fd, key.from_class, &from);
 		class_name_of(names_fd, key.to_class, &to);
 		fn(ctx, &key, &val, from.name, to.name);
 	}
+	chain_fold_fini(&fold);
 	return err;
 }

@@ -95,6 +95,8 @@ int loader_reset(struct so_loader *l)
 		return -EINVAL;
 	err = clear_map(l->skel->maps.edges, NULL);
 	if (!err)
+		err = clear_map(l->skel->maps.chains, NULL);
+	if (!err)
 		err = clear_count_slots(l);
 	if (!err)
 		err = clear_map(l->skel->maps.class_names, NULL);

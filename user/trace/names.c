@@ -126,6 +126,8 @@ static const char *const so_counter_names[SO_CNT_NR][2] = {
 				  "class-counts table full, not counted" },
 	[SO_CNT_CLASS_EVICTED] = { "class_evicted",
 				   "lock classes evicted, at least" },
+	[SO_CNT_CHAIN_FULL]   = { "chain_full",
+				  "chain table full, edges counted one by one" },
 };
 
 const char *names_counter(uint32_t counter)
