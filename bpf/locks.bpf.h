@@ -22,7 +22,7 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
 	/* Only calls past the cheap check: what observing costs. */
 	__sync_fetch_and_add(&call_stripes[ts->tid &
 					   (SO_CALL_STRIPES - 1)].mutex_calls, 1);
-	class_id = lock_class_of(lock, &slot, &name);
+	class_id = lock_class_memo(ts, lock, &slot, &name);
 	if (!class_id)
 		return 0;
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, name);
@@ -258,8 +258,7 @@ static __always_inline int on_mutex_init(void *ctx, __u64 lock,
 					 const char *name)
 {
 	struct scratch *s = get_scratch();
-	struct lock_class *lc;
-	bool known;
+	struct lock_class *lc, *known;
 
 	if (!s || !name)
 		return 0;
@@ -270,6 +269,8 @@ static __always_inline int on_mutex_init(void *ctx, __u64 lock,
 	lc->class_id = SO_CLASS_MAKE(SO_CLASS_MUTEX,
 				     so_hash_name(lc->name, SO_NAME_LEN));
 	known = bpf_map_lookup_elem(&lock_classes, &lock);
+	if (!known || known->class_id != lc->class_id)
+		__sync_fetch_and_add(&lock_classes_gen, 1);
 	if (bpf_map_update_elem(&lock_classes, &lock, lc, BPF_ANY))
 		count(SO_CNT_CLASS_FULL);
 	else if (!known)

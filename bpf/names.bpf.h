@@ -143,4 +143,48 @@ static __always_inline __u64 lock_class_of(__u64 lock, __u32 *slot,
 	return SO_CLASS_MAKE(SO_CLASS_LOCK, lock);
 }
 
+/*
+ * lock_class_of() for a task taking `lock`: from its lock memos when one
+ * holds it, else looked up and remembered.  An unnamed lock's class is
+ * remembered too: naming it later is an __mutex_init, which voids every
+ * memo.  In summary mode a class is remembered with its counts' slot,
+ * once it has one.
+ */
+static __always_inline __u64 lock_class_memo(struct so_task_state *ts,
+					     __u64 lock, __u32 *slot,
+					     const char **name)
+{
+	__u32 classes_gen = lock_classes_gen, gen = counts_gen, i, *known;
+	struct so_lock_memo *m;
+	__u64 class_id;
+
+	for (i = 0; i < SO_LOCK_MEMOS; i++) {
+		m = &ts->lock_memo[i];
+		if (m->lock == lock && m->classes_gen == classes_gen &&
+		    m->gen == gen && lock) {
+			*slot = m->slot;
+			*name = m->name;
+			return m->class_id;
+		}
+	}
+	class_id = lock_class_of(lock, slot, name);
+	if (!class_id)
+		return 0;
+	if (aggregate && !*slot) {
+		known = bpf_map_lookup_elem(&class_slots, &class_id);
+		if (!known)
+			return class_id;
+		*slot = *known;
+	}
+	m = &ts->lock_memo[ts->lock_memo_next & (SO_LOCK_MEMOS - 1)];
+	ts->lock_memo_next++;
+	m->lock = lock;
+	m->class_id = class_id;
+	m->slot = *slot;
+	m->gen = gen;
+	m->classes_gen = classes_gen;
+	__builtin_memcpy(m->name, *name, SO_NAME_LEN);
+	return class_id;
+}
+
 #endif /* SO_NAMES_BPF_H */

@@ -243,6 +243,24 @@ struct so_chain_memo {
 	__u32 gen;
 };
 
+/*
+ * A lock the task took lately and its class, so that taking it again
+ * needs no look-up in lock_classes (a hash look-up, a helper call).
+ * Good while no __mutex_init gave any address another class since
+ * (classes_gen, the probes' lock_classes_gen) and, for the counts' slot,
+ * in the same session (gen, counts_gen).
+ */
+struct so_lock_memo {
+	__u64 lock;
+	__u64 class_id;
+	__u32 slot;
+	__u32 gen;
+	__u32 classes_gen;
+	__u32 pad;
+	char name[SO_NAME_LEN];
+};
+#define SO_LOCK_MEMOS		2	/* of->mutex and the store's lock */
+
 struct so_task_state {
 	__u32 depth;		/* nesting of observed contexts */
 	__u32 nheld;
@@ -285,6 +303,9 @@ struct so_task_state {
 	/* The chain last attempted at each depth (nheld - 1): see
 	 * struct so_chain_memo. */
 	struct so_chain_memo memo[SO_HELD_MAX];
+	struct so_lock_memo lock_memo[SO_LOCK_MEMOS];
+	__u32 lock_memo_next;	/* the one to replace */
+	__u32 lock_memo_pad;
 };
 
 /* Edge table: held `from`, then acquired or started waiting for `to`. */

@@ -83,6 +83,9 @@ volatile __u32 counts_gen;
  * lock whose class was dropped is named by symbol, or not at all.
  */
 volatile __u64 classes_learned;
+/* Bumped when __mutex_init gives an address a class it may not have had:
+ * the tasks' lock memos (struct so_lock_memo) made before are void. */
+volatile __u32 lock_classes_gen;
 
 /* SO_CNT_MUTEX_CALLS and _KERNFS_WRITE (see struct so_call_stripe). */
 struct so_call_stripe call_stripes[SO_CALL_STRIPES];
