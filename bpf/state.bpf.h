@@ -137,10 +137,14 @@ struct {
 	__type(value, struct so_edge_val);
 } edges SEC(".maps");
 
-/* Chain key -> chain (struct so_chain_val): the chain cache. */
+/*
+ * Chain key -> chain (struct so_chain_val): the chain cache.  Half the
+ * edge table's size by default, for the 16 MiB budget (issue 12): a full
+ * one costs speed, not counts (SO_CNT_CHAIN_FULL).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 4096);
 	__type(key, __u64);
 	__type(value, struct so_chain_val);
 } chains SEC(".maps");
