@@ -24,6 +24,14 @@ static __always_inline bool held_gate(const struct so_held_entry *h)
 	return is_gate(h->class_id) && h->mode == SO_HOLD_READ;
 }
 
+/* Held entry h makes an edge to to_class: no gate, not the same class
+ * (recursion or nesting, not an order). */
+static __always_inline bool edge_source(const struct so_held_entry *h,
+					__u64 to_class)
+{
+	return !is_gate(h->class_id) && h->class_id != to_class;
+}
+
 static __always_inline void fill_gates(struct so_task_state *ts,
 				       struct so_edge_val *val)
 {
@@ -201,8 +209,7 @@ static __always_inline enum chain_seen chain_learn(struct so_task_state *ts,
 		c->from[i] = 0;
 		if (i >= ts->nheld)
 			continue;
-		if (is_gate(ts->held[i].class_id) ||
-		    ts->held[i].class_id == to_class)
+		if (!edge_source(&ts->held[i], to_class))
 			continue;
 		c->from[n & (SO_HELD_MAX - 1)] = ts->held[i].class_id;
 		n++;
@@ -240,9 +247,7 @@ static __always_inline void held_attempt(void *ctx, struct so_task_state *ts,
 			break;
 		key = chain_mix(chain_mix(key, ts->held[i].class_id),
 				ts->held[i].mode);
-		/* Same class: recursion or nesting, not an order. */
-		if (!is_gate(ts->held[i].class_id) &&
-		    ts->held[i].class_id != class_id)
+		if (edge_source(&ts->held[i], class_id))
 			nfrom++;
 	}
 	if (!nfrom)
@@ -271,8 +276,7 @@ static __always_inline void held_attempt(void *ctx, struct so_task_state *ts,
 	for (i = 0; i < SO_HELD_MAX; i++) {
 		if (i >= ts->nheld)
 			break;
-		if (is_gate(ts->held[i].class_id) ||
-		    ts->held[i].class_id == class_id)
+		if (!edge_source(&ts->held[i], class_id))
 			continue;
 		record_edge(ctx, ts, &ts->held[i], class_id, mode, name,
 			    gate_ctx, add);
