@@ -169,8 +169,14 @@ int loader_task_states(struct so_loader *l, so_task_state_fn fn, void *ctx)
 
 	if (!l->skel || !l->task_slots)
 		return -EINVAL;
-	/* A slot changes under the scan: copy it, then judge the copy. */
+	/*
+	 * A slot changes under the scan: copy it, then judge the copy.
+	 * Most slots are free: a look at tid first spares copying them
+	 * (4096 slots of 1488 bytes, every 50 ms while a task waits).
+	 */
 	for (i = 0; i < SO_TASK_SLOTS; i++) {
+		if (!__atomic_load_n(&l->task_slots[i].tid, __ATOMIC_RELAXED))
+			continue;
 		memcpy(&ts, &l->task_slots[i], sizeof(ts));
 		if (ts.tid)
 			fn(ctx, ts.tid, &ts);
