@@ -33,6 +33,10 @@ static void scan_task(void *ctx, uint32_t tid, const struct so_task_state *ts)
 	char path[64], comm[SO_COMM_LEN] = "";
 	FILE *f;
 
+	/* Nothing held, no wait: no node of the wait-for graph, and most
+	 * states are such (a task keeps its slot until it exits). */
+	if (!ts->nheld && ts->wait_kind == SO_WAIT_NONE)
+		return;
 	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
 	f = fopen(path, "re");
 	if (f) {
