@@ -135,13 +135,19 @@ static void add_class_counts(void *ctx, uint64_t class_id, const char *name,
 
 bool event_loop_run(struct so_observer *obs, struct live *lv)
 {
-	while (!session_interrupted()) {
-		int err = loader_poll(&obs->loader, 100);
-		uint64_t now = mono_ns();
+	int taken = 0;
 
-		if (err < 0 && err != -EINTR) {
+	while (!session_interrupted()) {
+		uint64_t now;
+
+		/* Records that woke nobody wait for a poll to time out: soon
+		 * while records come, at leisure while none do. */
+		taken = loader_poll(&obs->loader,
+				    taken > 0 ? SO_WAKEUP_MS : 100);
+		now = mono_ns();
+		if (taken < 0 && taken != -EINTR) {
 			fprintf(stderr, "sysfs-observe: failed to poll the "
-				"ring buffer: %s\n", strerror(-err));
+				"ring buffer: %s\n", strerror(-taken));
 			break;
 		}
 		driver_copy_output(&lv->drv);

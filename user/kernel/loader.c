@@ -71,6 +71,8 @@ static int set_rodata(struct so_loader *l, const struct loader_opts *opts)
 	l->skel->rodata->module_mutex_addr = kallsyms_addr("module_mutex");
 	l->skel->rodata->observe_all = opts->observe_all;
 	l->skel->rodata->emit_events = opts->emit_events;
+	l->skel->rodata->wakeup_bytes =
+		bpf_map__max_entries(l->skel->maps.events) / 4;
 	if (opts->module)
 		l->skel->rodata->filter_mod_class =
 			SO_CLASS_MAKE(SO_CLASS_MOD,
@@ -274,9 +276,20 @@ void loader_pause(struct so_loader *l)
 		l->skel->bss->paused = true;
 }
 
+/*
+ * Most records wake nobody (bpf/state.bpf.h, event_submit): epoll then
+ * times out with records in the ring, so take them whether it woke or
+ * not.  Returns how many records were taken, or a negative errno.
+ */
 int loader_poll(struct so_loader *l, int timeout_ms)
 {
-	return ring_buffer__poll(l->rb, timeout_ms);
+	int woken = ring_buffer__poll(l->rb, timeout_ms);
+	int taken;
+
+	if (woken < 0)
+		return woken;
+	taken = ring_buffer__consume(l->rb);
+	return taken < 0 ? taken : woken + taken;
 }
 
 /* Detaching an fexit program waits for every task inside the traced
