@@ -21,9 +21,8 @@ int event_loop_feed(void *ctx, const void *rec, size_t len)
 	if (!lv)
 		return 0;
 	pipeline_feed(&lv->pipeline, rec, len);
-	if (len >= sizeof(*ev) && ev->type == SO_EV_MOD_LOAD_END &&
-	    !ev->ret && mono_ns() - lv->ksyms_ns > 2000000000ULL)
-		live_add_module_ksyms(lv);
+	if (len >= sizeof(*ev) && ev->type == SO_EV_MOD_LOAD_END && !ev->ret)
+		live_module_ksyms_start(lv);
 	return 0;
 }
 
@@ -151,6 +150,7 @@ bool event_loop_run(struct so_observer *obs, struct live *lv)
 			break;
 		}
 		driver_copy_output(&lv->drv);
+		live_module_ksyms_take(lv, false);
 		scan_tasks(obs, lv, now);
 		recover_edges(obs, lv, now, false);
 		if (findings_check(&lv->findings, now))

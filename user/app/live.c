@@ -26,37 +26,53 @@ static uint64_t real_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/*
- * Module symbols ("[test_sysfs]", "[bpf]" trampolines) exist only while
- * the module is loaded: add them after each load (at most every 2 s, a
- * load loop must not starve the ring buffer), at a deadlock and at the
- * end, so stacks taken in a module that is gone by then still resolve.
- */
-void live_add_module_ksyms(struct live *lv)
+static void load_module_lines(struct live *lv, char *buf, size_t len)
 {
-	char line[512], *buf = NULL, err[128];
-	size_t len = 0;
-	FILE *in, *mem, *rd;
+	char err[128];
+	FILE *rd;
 
-	in = fopen("/proc/kallsyms", "r");
-	if (!in)
-		return;
-	mem = open_memstream(&buf, &len);
-	if (!mem) {
-		fclose(in);
-		return;
-	}
-	while (fgets(line, sizeof(line), in))
-		if (strchr(line, '['))
-			fputs(line, mem);
-	fclose(in);
-	fclose(mem);
 	rd = len ? fmemopen(buf, len, "r") : NULL;
 	if (rd) {
 		ksyms_load(lv->ksyms, rd, err, sizeof(err));
 		fclose(rd);
 	}
 	free(buf);
+}
+
+/*
+ * Module symbols ("[test_sysfs]", "[bpf]" trampolines) exist only while
+ * the module is loaded: they are read after each load (at most every
+ * 2 s, a load loop must not starve the ring buffer), in the background
+ * (app/module_syms.h), and at the end, so stacks taken in a module that
+ * is gone by then still resolve.
+ */
+void live_module_ksyms_start(struct live *lv)
+{
+	if (mono_ns() - lv->ksyms_ns <= 2000000000ULL)
+		return;
+	if (module_syms_start(&lv->module_syms))
+		lv->ksyms_ns = mono_ns();
+}
+
+/* The background read's symbols, once it is done (`wait`: wait). */
+void live_module_ksyms_take(struct live *lv, bool wait)
+{
+	char *buf;
+	size_t len;
+
+	if (module_syms_take(&lv->module_syms, wait, &buf, &len))
+		load_module_lines(lv, buf, len);
+}
+
+/* Now, on this thread: the end of a session. */
+void live_add_module_ksyms(struct live *lv)
+{
+	char *buf;
+	size_t len;
+
+	live_module_ksyms_take(lv, true);
+	if (!module_syms_read(&buf, &len))
+		load_module_lines(lv, buf, len);
 	lv->ksyms_ns = mono_ns();
 }
 
@@ -217,6 +233,7 @@ int live_setup(struct live *lv, const struct so_options *opts)
 
 void live_teardown(struct live *lv)
 {
+	live_module_ksyms_take(lv, true);	/* joined before lv goes */
 	stream_fini(&lv->stream);	/* zeroed when never started */
 	findings_fini(&lv->findings);
 	pipeline_fini(&lv->pipeline);

@@ -15,6 +15,7 @@
 #include "cli/options.h"
 #include "kernel/loader.h"
 #include "app/findings.h"
+#include "app/module_syms.h"
 #include "app/pipeline.h"
 #include "app/session.h"
 #include "trace/trace_file.h"
@@ -78,7 +79,8 @@ struct live {
 	struct so_session_end end;
 	struct ksyms *ksyms;
 	struct so_names *names;
-	uint64_t ksyms_ns;	/* last live_add_module_ksyms() */
+	struct module_syms module_syms;	/* a background read of them */
+	uint64_t ksyms_ns;	/* the last read of module symbols began */
 	uint64_t scan_ns;	/* last scan_tasks() */
 	bool scan_warned;
 	uint64_t drops_seen;	/* ring-buffer drops at the last look */
@@ -98,6 +100,10 @@ int live_setup(struct live *lv, const struct so_options *opts);
 /* Once attached and reset: what the header says of the kernel side. */
 void live_describe(struct live *lv, const struct so_options *opts);
 void live_teardown(struct live *lv);
+/* Module symbols: read in the background after a load, taken in once
+ * read; read at once (the end of a session). */
+void live_module_ksyms_start(struct live *lv);
+void live_module_ksyms_take(struct live *lv, bool wait);
 void live_add_module_ksyms(struct live *lv);
 
 /* event_loop.c: the loader's on_record, ctx the observer. */
