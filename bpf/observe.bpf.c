@@ -42,14 +42,29 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	ts = context_enter_id(id);
 	if (!ts)
 		return 0;
-	/* kernfs_of(): the file's seq_file carries the open file. */
-	if (btf)
-		sf = iocb->ki_filp->private_data;
-	else
-		sf = BPF_CORE_READ(iocb, ki_filp, private_data);
-	of = BPF_CORE_READ(sf, private);
-	kn = BPF_CORE_READ(of, kn);
-	kn_id = BPF_CORE_READ(kn, id);
+	/*
+	 * The node written, and whether it is the one named last time.  A
+	 * kernfs inode's number is its node's id (kernfs_ino(), 64-bit
+	 * ino_t), which no other node ever gets: with BTF it is read in
+	 * place, and a task writing the node it wrote last (the hot path)
+	 * skips the three reads through the open file.
+	 */
+	kn = NULL;
+	if (btf) {
+		kn_id = iocb->ki_filp->f_inode->i_ino;
+		if (ts->named_kn && kn_id == ts->named_kn_id)
+			kn = (struct kernfs_node *)ts->named_kn;
+	}
+	if (!kn) {
+		/* kernfs_of(): the file's seq_file carries the open file. */
+		if (btf)
+			sf = iocb->ki_filp->private_data;
+		else
+			sf = BPF_CORE_READ(iocb, ki_filp, private_data);
+		of = BPF_CORE_READ(sf, private);
+		kn = BPF_CORE_READ(of, kn);
+		kn_id = BPF_CORE_READ(kn, id);
+	}
 	if ((__u64)kn != ts->named_kn || kn_id != ts->named_kn_id) {
 		ts->named_kn = 0;
 		ts->write_slot = 0;
