@@ -457,6 +457,8 @@ check_exit_codes() {
 2|$bin --attach --map-nr-entries 1048577
 2|$bin --attach --map-nr-entries abc
 2|$bin --attach --map-nr-entries ''
+2|$bin report -i $PWD/tests/golden/traces/0028-fixed.data --ringbuf-kib 64
+2|$bin --list --map-nr-entries 128
 0|setpriv --reuid=65534 --regid=65534 --clear-groups $bin report -i $PWD/tests/golden/traces/0028-fixed.data
 2|setpriv --reuid=65534 --regid=65534 --clear-groups $bin report -i $PWD/tests/golden/traces/0028-fixed.data --addresses
 0|$bin report -i $PWD/tests/golden/traces/0028-fixed.data --addresses

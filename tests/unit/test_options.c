@@ -436,6 +436,12 @@ static void test_bad_inputs(void **state)
 	BAD("unexpected argument 'extra'", "--attach", "extra");
 	BAD("filters, --knob and --hang-timeout apply", "--list", "--pid",
 	    "1");
+	BAD("--ringbuf-kib sizes the BPF maps of a live run: it applies to",
+	    "report", "--ringbuf-kib", "64");
+	BAD("--map-nr-entries sizes the BPF maps of a live run", "--list",
+	    "--map-nr-entries", "128");
+	BAD("--ringbuf-kib sizes the BPF maps", "--probes", "--ringbuf-kib",
+	    "4");
 	BAD("--count applies to --test, not --watch", "--watch", "0001",
 	    "--count", "0001", "2");
 }

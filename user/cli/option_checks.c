@@ -91,6 +91,11 @@ int opt_check(struct so_options *opts, char *err,
 		      opts->nr_knobs || opts->hang_timeout_s))
 		return opt_error(err, errlen,
 				 "filters, --knob and --hang-timeout apply to --attach, --test and --watch");
+	if (!live && (opts->ringbuf_kib || opts->map_nr_entries))
+		return opt_error(err, errlen,
+				 "%s sizes the BPF maps of a live run: it applies to --attach, --test and --watch",
+				 opts->ringbuf_kib ? "--ringbuf-kib" :
+						     "--map-nr-entries");
 	return opt_check_runner(opts, opts->action == SO_ACT_TEST ||
 						  opts->action == SO_ACT_WATCH,
 				err, errlen);
