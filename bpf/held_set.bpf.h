@@ -150,7 +150,7 @@ static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 	ev->val = *val;
 	ev->val.count = 1;	/* this sight: the table may count it elsewhere */
 	__builtin_memcpy(ev->to_name, to_name, SO_NAME_LEN);
-	event_submit(&ev->ev);
+	event_submit(&ev->ev, sizeof(*ev));
 }
 
 static __always_inline __u64 chain_mix(__u64 h, __u64 v)
@@ -283,9 +283,10 @@ static __always_inline void held_attempt(void *ctx, struct so_task_state *ts,
 	}
 }
 
+/* Held from `now` on (the caller's one clock read). */
 static __always_inline void held_push(struct so_task_state *ts, __u64 class_id,
 				      __u64 obj, __u32 mode, const char *name,
-				      __u32 slot)
+				      __u32 slot, __u64 now)
 {
 	__u32 n = ts->nheld;
 	struct so_held_entry *h;
@@ -297,7 +298,7 @@ static __always_inline void held_push(struct so_task_state *ts, __u64 class_id,
 	h = &ts->held[n & (SO_HELD_MAX - 1)];
 	h->class_id = class_id;
 	h->obj = obj;
-	h->ts = bpf_ktime_get_ns();
+	h->ts = now;
 	h->mode = mode;
 	h->slot = slot;
 	__builtin_memcpy(h->name, name, SO_NAME_LEN);
@@ -322,15 +323,16 @@ static __always_inline int held_find(struct so_task_state *ts, __u64 class_id,
 }
 
 /*
- * Release entry `found` (from held_find) and return how long it was held,
- * at least 1.  Entries above it move down one slot.
+ * Release entry `found` (from held_find) at `now` and return how long it
+ * was held, at least 1.  Entries above it move down one slot.
  */
-static __always_inline __u64 held_remove(struct so_task_state *ts, int found)
+static __always_inline __u64 held_remove(struct so_task_state *ts, int found,
+					 __u64 now)
 {
 	__u64 held_ns;
 	__u32 i;
 
-	held_ns = bpf_ktime_get_ns() - ts->held[found & (SO_HELD_MAX - 1)].ts;
+	held_ns = now - ts->held[found & (SO_HELD_MAX - 1)].ts;
 	for (i = 0; i < SO_HELD_MAX - 1; i++) {
 		if (i < (__u32)found)
 			continue;
@@ -340,15 +342,6 @@ static __always_inline __u64 held_remove(struct so_task_state *ts, int found)
 	}
 	ts->nheld--;
 	return held_ns ? held_ns : 1;
-}
-
-/* Release the newest entry for obj or class_id: ns held, 0 if not held. */
-static __always_inline __u64 held_pop(struct so_task_state *ts, __u64 class_id,
-				      __u64 obj)
-{
-	int found = held_find(ts, class_id, obj);
-
-	return found < 0 ? 0 : held_remove(ts, found);
 }
 
 /*

@@ -27,7 +27,8 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
 		return 0;
 	held_attempt(ctx, ts, class_id, SO_HOLD_WRITE, name);
 	if (acquire_at_entry && cannot_fail) {
-		held_push(ts, class_id, lock, SO_HOLD_WRITE, name, slot);
+		held_push(ts, class_id, lock, SO_HOLD_WRITE, name, slot,
+			  bpf_ktime_get_ns());
 		return 0;
 	}
 	/* The wait time rides on the acquisition event, which summary
@@ -46,7 +47,7 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 					     __u32 flags)
 {
 	struct so_task_state *ts = task_observed();
-	__u64 class_id, waited = 0;
+	__u64 class_id, waited = 0, now;
 	const char *name;
 	__u32 slot;
 
@@ -62,19 +63,20 @@ static __always_inline int on_mutex_acquired(void *ctx, __u64 lock, long ret,
 			return 0;
 	}
 	ts->stash_class = 0;
+	now = bpf_ktime_get_ns();
 	if (!(flags & SO_EVF_TRYLOCK) && ts->lock_attempt_ts)
-		waited = bpf_ktime_get_ns() - ts->lock_attempt_ts;
+		waited = now - ts->lock_attempt_ts;
 	ts->lock_attempt_ts = 0;
 	if (ret) {
 		flags |= SO_EVF_FAILED;
 	} else {
-		held_push(ts, class_id, lock, SO_HOLD_WRITE, name, slot);
+		held_push(ts, class_id, lock, SO_HOLD_WRITE, name, slot, now);
 		/* Summary mode: counted at the release (see there). */
 		if (aggregate)
 			return 0;
 	}
-	emit(ctx, SO_EV_LOCK_ACQUIRED, lock, class_id, waited, ret, name,
-	     false);
+	emit_at(ctx, now, SO_EV_LOCK_ACQUIRED, lock, class_id, waited, ret,
+		name, false);
 	return 0;
 }
 
@@ -203,7 +205,7 @@ static __always_inline int on_mutex_unlock(void *ctx, __u64 lock)
 	struct so_task_state *ts = task_observed();
 	struct so_class_counts *cnt;
 	struct so_held_entry *h;
-	__u64 held_ns, class_id;
+	__u64 held_ns, class_id, now;
 	int found;
 
 	if (!ts)
@@ -222,19 +224,20 @@ static __always_inline int on_mutex_unlock(void *ctx, __u64 lock)
 	 * counts and goes out as an acquisition and a release, which name
 	 * the class; every later one is counted. */
 	h = &ts->held[found & (SO_HELD_MAX - 1)];
+	now = bpf_ktime_get_ns();
 	if (aggregate && !cnt) {
 		class_counts_hit(h->class_id, h->name);
-		emit(ctx, SO_EV_LOCK_ACQUIRED, lock, h->class_id, 0, 0,
-		     h->name, false);
+		emit_at(ctx, now, SO_EV_LOCK_ACQUIRED, lock, h->class_id, 0, 0,
+			h->name, false);
 	}
 	/* Before held_remove(), which moves the entries h points into. */
 	class_id = h->class_id;
-	held_ns = held_remove(ts, found);
+	held_ns = held_remove(ts, found, now);
 	if (cnt)
 		count_hold(cnt, held_ns);
 	else	/* the class too: the summary's hold times count by it */
-		emit(ctx, SO_EV_LOCK_RELEASED, lock, class_id, held_ns, 0,
-		     NULL, false);
+		emit_at(ctx, now, SO_EV_LOCK_RELEASED, lock, class_id, held_ns,
+			0, NULL, false);
 	return 0;
 }
 
@@ -333,19 +336,21 @@ SEC("tp_btf/contention_end")
 int BPF_PROG(tp_contention_end, void *lock, int ret)
 {
 	struct so_task_state *ts = task_state_lookup();
+	__u64 now;
 
 	if (!ts || ts->wait_kind != SO_WAIT_LOCK ||
 	    ts->wait_obj != (__u64)lock)
 		return 0;
 	wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
 	/* Pushed at the lock call's entry: held from now on. */
+	now = bpf_ktime_get_ns();
 	if (acquire_at_entry) {
 		int found = held_find(ts, 0, (__u64)lock);
 
 		if (found >= 0)
-			ts->held[found & (SO_HELD_MAX - 1)].ts =
-				bpf_ktime_get_ns();
+			ts->held[found & (SO_HELD_MAX - 1)].ts = now;
 	}
-	emit(ctx, SO_EV_CONTENTION_END, (__u64)lock, 0, 0, ret, NULL, false);
+	emit_at(ctx, now, SO_EV_CONTENTION_END, (__u64)lock, 0, 0, ret, NULL,
+		false);
 	return 0;
 }

@@ -75,7 +75,7 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 		ts->named_kn_id = kn_id;
 	}
 	ts->write_kn = (__u64)kn;
-	ts->write_ts = bpf_ktime_get_ns();
+	ts->write_ts = bpf_ktime_get_ns();	/* the begin's time too */
 	/* Summary mode counts a write that succeeds, and decides now, so
 	 * that a write is either a begin/end pair or nothing but counts. */
 	if (!ts->write_slot || ts->write_gen != counts_gen) {
@@ -84,9 +84,10 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	}
 	ts->write_counted = aggregate && ts->write_slot;
 	if (!ts->write_counted)
-		emit(ctx, SO_EV_KN_WRITE_BEGIN, (__u64)kn, ts->write_class,
-		     btf ? iter->count : BPF_CORE_READ(iter, count), 0,
-		     ts->write_name, false);
+		emit_at(ctx, ts->write_ts, SO_EV_KN_WRITE_BEGIN, (__u64)kn,
+			ts->write_class,
+			btf ? iter->count : BPF_CORE_READ(iter, count), 0,
+			ts->write_name, false);
 	return 0;
 }
 
@@ -114,11 +115,11 @@ static __always_inline bool write_counted(struct so_task_state *ts, long ret,
 
 /* The end of a write whose begin was not sent: it names its class. */
 static __always_inline void write_end_alone(struct so_task_state *ts, long ret,
-					    __u64 ns)
+					    __u64 ns, __u64 now)
 {
 	struct so_event *ev;
 
-	ev = event_reserve(SO_EV_KN_WRITE_END);
+	ev = event_reserve(SO_EV_KN_WRITE_END, now);
 	if (!ev)
 		return;
 	ev->obj = ts->write_kn;
@@ -126,23 +127,24 @@ static __always_inline void write_end_alone(struct so_task_state *ts, long ret,
 	ev->arg = ns;
 	ev->ret = ret;
 	ev->flags = SO_EVF_ALONE;
-	event_submit(ev);
+	event_submit(ev, sizeof(*ev));
 }
 
 static __always_inline int on_write_exit(void *ctx, long ret)
 {
 	struct so_task_state *ts = task_observed();
-	__u64 ns;
+	__u64 ns, now;
 
 	if (!ts)
 		return 0;
 	if (ts->write_kn) {
-		ns = bpf_ktime_get_ns() - ts->write_ts;
+		now = bpf_ktime_get_ns();
+		ns = now - ts->write_ts;
 		if (!ts->write_counted)
-			emit(ctx, SO_EV_KN_WRITE_END, ts->write_kn, 0, ns, ret,
-			     NULL, false);
+			emit_at(ctx, now, SO_EV_KN_WRITE_END, ts->write_kn, 0,
+				ns, ret, NULL, false);
 		else if (!write_counted(ts, ret, ns))
-			write_end_alone(ts, ret, ns);
+			write_end_alone(ts, ret, ns, now);
 	}
 	ts->write_kn = 0;
 	ts->write_counted = 0;
@@ -252,7 +254,7 @@ static __always_inline int on_get_active_exit(void *ctx,
 	struct so_class_counts *cnt;
 	const char *name;
 	struct scratch *s;
-	__u64 class_id;
+	__u64 class_id, now;
 	__u32 slot = 0;
 
 	if (!ts || !kn)
@@ -272,19 +274,21 @@ static __always_inline int on_get_active_exit(void *ctx,
 			return 0;
 		name = s->name;
 	}
+	now = bpf_ktime_get_ns();
 	if (got) {
 		held_attempt(ctx, ts, class_id, SO_HOLD_READ, name);
 		if (!slot)
 			slot = class_slot(class_id, name);
-		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, name, slot);
+		held_push(ts, class_id, (__u64)kn, SO_HOLD_READ, name, slot,
+			  now);
 		cnt = slot_counts(slot);
 		if (cnt) {
 			cnt->kn_gets++;
 			return 0;
 		}
 	}
-	emit(ctx, SO_EV_KN_GET_ACTIVE, (__u64)kn, class_id, 0, got, name,
-	     false);
+	emit_at(ctx, now, SO_EV_KN_GET_ACTIVE, (__u64)kn, class_id, 0, got,
+		name, false);
 	return 0;
 }
 
@@ -319,7 +323,7 @@ static __always_inline int on_put_active(void *ctx, struct kernfs_node *kn)
 {
 	struct so_task_state *ts = task_observed();
 	struct so_class_counts *cnt;
-	__u64 held_ns;
+	__u64 held_ns, now;
 	int found;
 
 	if (!ts || !kn)
@@ -328,13 +332,15 @@ static __always_inline int on_put_active(void *ctx, struct kernfs_node *kn)
 	if (found < 0)
 		return 0;
 	cnt = held_counts(ts, found);
-	held_ns = held_remove(ts, found);
+	now = bpf_ktime_get_ns();
+	held_ns = held_remove(ts, found, now);
 	if (cnt) {
 		cnt->kn_puts++;
 		count_hold(cnt, held_ns);
 		return 0;
 	}
-	emit(ctx, SO_EV_KN_PUT_ACTIVE, (__u64)kn, 0, held_ns, 0, NULL, false);
+	emit_at(ctx, now, SO_EV_KN_PUT_ACTIVE, (__u64)kn, 0, held_ns, 0, NULL,
+		false);
 	return 0;
 }
 
@@ -485,7 +491,7 @@ static __always_inline int on_knob_wait_entry(void *ctx)
 	ts->knob_ts = bpf_ktime_get_ns();
 	if (!emit_events)
 		return 0;
-	ev = event_reserve(SO_EV_KNOB_WAIT);
+	ev = event_reserve(SO_EV_KNOB_WAIT, ts->knob_ts);
 	if (!ev)
 		return 0;
 	ev->obj = ts->write_kn;
@@ -497,7 +503,7 @@ static __always_inline int on_knob_wait_entry(void *ctx)
 		ev->ret = knob_point_mask(cfg);
 		ev->flags = SO_EVF_KNOB_STATE;
 	}
-	event_submit(ev);
+	event_submit(ev, sizeof(*ev));
 	return 0;
 }
 
@@ -509,7 +515,7 @@ static __always_inline int on_knob_wait_exit(void *ctx)
 
 	if (!ts || !ts->write_kn || !ts->knob_ts || !emit_events)
 		return 0;
-	ev = event_reserve(SO_EV_KNOB_WAKE);
+	ev = event_reserve(SO_EV_KNOB_WAKE, bpf_ktime_get_ns());
 	if (!ev)
 		return 0;
 	ev->obj = ts->write_kn;
@@ -519,7 +525,7 @@ static __always_inline int on_knob_wait_exit(void *ctx)
 	ev->ret = completed >= ts->knob_ts ? completed : 0;
 	ev->flags = knob_completion_addr ? SO_EVF_KNOB_SEEN : 0;
 	ts->knob_ts = 0;
-	event_submit(ev);
+	event_submit(ev, sizeof(*ev));
 	return 0;
 }
 
@@ -586,7 +592,7 @@ static __always_inline int on_try_module_get_exit(void *ctx,
 	struct so_class_counts *cnt;
 	struct so_task_state *ts;
 	struct scratch *s;
-	__u64 class_id;
+	__u64 class_id, now;
 
 	if (!mod)	/* very common: built-in code passes NULL */
 		return 0;
@@ -599,16 +605,18 @@ static __always_inline int on_try_module_get_exit(void *ctx,
 	class_id = mod_class(mod, s->name);
 	if (filter_mod_class && class_id != filter_mod_class)
 		return 0;
+	now = bpf_ktime_get_ns();
 	if (got) {
-		held_push(ts, class_id, (__u64)mod, SO_HOLD_READ, s->name, 0);
+		held_push(ts, class_id, (__u64)mod, SO_HOLD_READ, s->name, 0,
+			  now);
 		cnt = class_counts_hit(class_id, s->name);
 		if (cnt) {
 			cnt->mod_gets++;
 			return 0;
 		}
 	}
-	emit(ctx, SO_EV_MOD_GET, (__u64)mod, class_id, 0, got, s->name,
-	     false);
+	emit_at(ctx, now, SO_EV_MOD_GET, (__u64)mod, class_id, 0, got,
+		s->name, false);
 	return 0;
 }
 
@@ -649,7 +657,7 @@ static __always_inline int on_module_put(void *ctx, struct module *mod)
 	struct so_task_state *ts;
 	int found;
 	struct scratch *s;
-	__u64 class_id;
+	__u64 class_id, now;
 
 	if (!mod)
 		return 0;
@@ -664,13 +672,15 @@ static __always_inline int on_module_put(void *ctx, struct module *mod)
 		return 0;
 	found = held_find(ts, 0, (__u64)mod);
 	cnt = found < 0 ? NULL : held_counts(ts, found);
+	now = bpf_ktime_get_ns();
 	if (found >= 0)
-		held_remove(ts, found);
+		held_remove(ts, found, now);
 	if (cnt) {
 		cnt->mod_puts++;
 		return 0;
 	}
-	emit(ctx, SO_EV_MOD_PUT, (__u64)mod, class_id, 0, 0, s->name, false);
+	emit_at(ctx, now, SO_EV_MOD_PUT, (__u64)mod, class_id, 0, 0, s->name,
+		false);
 	return 0;
 }
 

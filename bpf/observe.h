@@ -32,10 +32,10 @@
  */
 #define SO_COUNT_SLOTS		1024
 /*
- * The ring buffer wakes its reader at most once per SO_WAKEUP_MS, or when
- * a quarter of it is full (bpf/state.bpf.h, event_submit); the reader
- * looks again SO_WAKEUP_MS after a poll that found records, so a record
- * that woke nobody waits at most about that long.
+ * The ring buffer wakes its reader at most once per SO_WAKEUP_MS, or once
+ * a quarter of it was written since (bpf/state.bpf.h, event_submit); the
+ * reader looks again SO_WAKEUP_MS after a poll that found records, so a
+ * record that woke nobody waits at most about that long.
  */
 #define SO_WAKEUP_MS		10
 #define SO_GATES_MAX		4	/* module refs recorded on one edge */

@@ -17,7 +17,8 @@ const volatile __u64 knob_config_addr;
 const volatile __u64 knob_completion_addr;
 const volatile bool observe_all;	/* every task is in context */
 const volatile bool emit_events = true;	/* stream, not only edges */
-/* Wake the reader once this much is unread (a quarter of the ring). */
+/* Wake the reader once this much was submitted unwoken (a quarter of
+ * the ring). */
 const volatile __u64 wakeup_bytes = 1 << 20;
 /*
  * Summary mode: what the summary only counts (successful writes, active
@@ -492,7 +493,7 @@ static __always_inline __u32 hist_bucket(__u64 ns)
 	return b < SO_COUNTS_HIST ? b : SO_COUNTS_HIST - 1;
 }
 
-/* A hold of `class_id` ended after `ns` (at least 1: see held_pop). */
+/* A hold of `class_id` ended after `ns` (at least 1: see held_remove). */
 static __always_inline void count_hold(struct so_class_counts *cnt, __u64 ns)
 {
 	__u32 b;
@@ -508,7 +509,12 @@ static __always_inline void count_hold(struct so_class_counts *cnt, __u64 ns)
 		cnt->hold_hist[b]++;
 }
 
-static __always_inline struct so_event *event_reserve(__u32 type)
+/*
+ * A record of `type` stamped `now`: the clock the program read for its
+ * own purposes (a hold, a write's time), so that one run reads it once
+ * and its times agree with each other.
+ */
+static __always_inline struct so_event *event_reserve(__u32 type, __u64 now)
 {
 	struct so_event *ev;
 	__u64 id = bpf_get_current_pid_tgid();
@@ -520,7 +526,7 @@ static __always_inline struct so_event *event_reserve(__u32 type)
 		count(SO_CNT_RB_DROPS);
 		return NULL;
 	}
-	ev->ts_ns = bpf_ktime_get_ns();
+	ev->ts_ns = now;
 	ev->type = type;
 	ev->cpu = bpf_get_smp_processor_id();
 	ev->pid = id >> 32;
@@ -555,10 +561,12 @@ static __always_inline void wait_set(struct so_task_state *ts, __u32 kind,
 }
 
 /*
- * When the reader was last woken.  Written without atomics by every CPU:
- * a lost update costs one wakeup more, never one less.
+ * When the reader was last woken, and how many bytes were submitted
+ * since.  Written without atomics by every CPU: a lost update costs a
+ * wakeup sooner or later than due, and the time rule bounds the later.
  */
 volatile __u64 last_wakeup_ns;
+volatile __u64 unwoken_bytes;
 
 /*
  * Batched wakeups.  The default wakes the reader whenever it has caught
@@ -566,36 +574,41 @@ volatile __u64 last_wakeup_ns;
  * the writer and a context switch for the observer each time (under two
  * contending writers that was some 350 wakeups a second, 40 % of a CPU).
  * So a record wakes the reader only SO_WAKEUP_MS after the last wakeup,
- * or when the ring holds wakeup_bytes unread; the others are forced
- * never to wake, and the reader's own poll timeout (SO_WAKEUP_MS after a
- * busy poll) picks them up.  A record that does wake must force it: the
+ * or once wakeup_bytes were submitted since; the others are forced never
+ * to wake, and the reader's own poll timeout (SO_WAKEUP_MS after a busy
+ * poll) picks them up.  A record that does wake must force it: the
  * default would not wake a reader that never saw the records before it.
+ * The bytes are counted here rather than asked of the ring
+ * (bpf_ringbuf_query()), which was a helper call per record.
  */
-static __always_inline void event_submit(struct so_event *ev)
+static __always_inline void event_submit(struct so_event *ev, __u64 size)
 {
-	__u64 flags = BPF_RB_NO_WAKEUP;
+	__u64 flags = BPF_RB_NO_WAKEUP, unwoken = unwoken_bytes + size;
 
 	count(SO_CNT_EVENTS);
 	if (ev->ts_ns - last_wakeup_ns >= SO_WAKEUP_MS * 1000000ULL ||
-	    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes) {
+	    unwoken >= wakeup_bytes) {
 		last_wakeup_ns = ev->ts_ns;
+		unwoken = 0;
 		flags = BPF_RB_FORCE_WAKEUP;
 	}
+	unwoken_bytes = unwoken;
 	bpf_ringbuf_submit(ev, flags);
 }
 
-/* Emit a simple event; `name` may be NULL.  Returns the stack's id
- * (want_stack), or -1 when there is none. */
-static __always_inline __s32 emit(void *ctx, __u32 type, __u64 obj,
-				  __u64 class_id, __u64 arg, __s64 ret,
-				  const char *name, bool want_stack)
+/* Emit a simple event stamped `now`; `name` may be NULL.  Returns the
+ * stack's id (want_stack), or -1 when there is none. */
+static __always_inline __s32 emit_at(void *ctx, __u64 now, __u32 type,
+				     __u64 obj, __u64 class_id, __u64 arg,
+				     __s64 ret, const char *name,
+				     bool want_stack)
 {
 	struct so_event *ev;
 	__s32 stack_id;
 
 	if (!emit_events)
 		return -1;
-	ev = event_reserve(type);
+	ev = event_reserve(type, now);
 	if (!ev)
 		return -1;
 	ev->obj = obj;
@@ -610,8 +623,19 @@ static __always_inline __s32 emit(void *ctx, __u32 type, __u64 obj,
 			count(SO_CNT_STACK_FAIL);
 	}
 	stack_id = ev->stack_id;
-	event_submit(ev);
+	event_submit(ev, sizeof(*ev));
 	return stack_id;
+}
+
+/* emit_at() now, for a program that has not read the clock. */
+static __always_inline __s32 emit(void *ctx, __u32 type, __u64 obj,
+				  __u64 class_id, __u64 arg, __s64 ret,
+				  const char *name, bool want_stack)
+{
+	if (!emit_events)
+		return -1;
+	return emit_at(ctx, bpf_ktime_get_ns(), type, obj, class_id, arg, ret,
+		       name, want_stack);
 }
 
 #endif /* SO_STATE_BPF_H */
