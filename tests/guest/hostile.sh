@@ -6,7 +6,8 @@
 # escape sequence writes to an observed attribute: the live stream must
 # show the name escaped, never the raw byte.  A trace file is created
 # 0600, and a symlink at the output path is refused (exit 2) with its
-# target untouched.
+# target untouched.  A table size the kernel cannot allocate is the
+# user's input too (exit 2), not the tool's error.
 . /mnt/files/lib.sh
 
 modprobe test_sysfs
@@ -50,5 +51,18 @@ check "record to a symlink: the message says why" \
 	grep -q 'symlink' /tmp/link.out
 check "record to a symlink: its target untouched" \
 	test "$(cat /tmp/victim)" = precious
+
+# Sizes within the options' bounds that this machine cannot allocate:
+# a 1 GiB ring buffer in a 1 GiB guest.  The load is tried (the message
+# is the loader's, after the kernel refused), and it is the user's input.
+timeout -k 5 120 sysfs-observe --attach --ringbuf-kib 1048576 -- true \
+	>/tmp/big.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/big.out | head -4
+check "a ring buffer too big for memory: exit 2 (rc $rc)" test $rc -eq 2
+check "a ring buffer too big for memory: the kernel refused the load" \
+	grep -q 'failed to load the BPF programs' /tmp/big.out
+check "a ring buffer too big for memory: the message names the option" \
+	grep -q 'give smaller ones' /tmp/big.out
 modprobe -r test_sysfs
 finish

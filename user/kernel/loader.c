@@ -142,6 +142,7 @@ static int open_object(struct so_loader *l, const struct loader_opts *opts,
 	}
 	if (set_map_nr_entries(l, opts->map_nr_entries))
 		return 2;
+	l->user_sized = opts->ringbuf_kib || opts->map_nr_entries;
 	return set_rodata(l, opts);
 }
 
@@ -159,6 +160,14 @@ static int load_object(struct so_loader *l)
 				"CONFIG_BPF_SYSCALL, FTRACE, KPROBES; try -vvv "
 				"for libbpf's log)\n");
 			return 4;
+		}
+		/* The kernel could not allocate the tables at the sizes
+		 * asked for: not a fault of this kernel or of the tool. */
+		if (l->user_sized && (err == -ENOMEM || err == -E2BIG)) {
+			fprintf(stderr, "  the tables do not fit at the sizes "
+				"given (--ringbuf-kib, --map-nr-entries): give "
+				"smaller ones, or none for the defaults\n");
+			return 2;
 		}
 		return 1;
 	}
@@ -283,13 +292,13 @@ void loader_pause(struct so_loader *l)
  */
 int loader_poll(struct so_loader *l, int timeout_ms)
 {
-	int woken = ring_buffer__poll(l->rb, timeout_ms);
+	int polled = ring_buffer__poll(l->rb, timeout_ms);
 	int taken;
 
-	if (woken < 0)
-		return woken;
+	if (polled < 0)
+		return polled;
 	taken = ring_buffer__consume(l->rb);
-	return taken < 0 ? taken : woken + taken;
+	return taken < 0 ? taken : polled + taken;
 }
 
 /* Detaching an fexit program waits for every task inside the traced

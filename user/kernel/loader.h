@@ -55,6 +55,9 @@ struct so_loader {
 	struct so_task_state *task_slots;
 	size_t task_slots_len;	/* bytes mapped */
 	bool aggregate;		/* in force: see loader_opts */
+	/* --ringbuf-kib or --map-nr-entries: a table too big for this
+	 * machine is the user's input (exit 2), not an error. */
+	bool user_sized;
 	/* Classes evicted before this session (loader_reset). */
 	uint64_t classes_evicted_before;
 	/* loader_stop() gave up waiting: its detach thread still uses
@@ -65,7 +68,8 @@ struct so_loader {
 
 /*
  * Everything up to attach.  On failure returns a kselftest exit code
- * (4 = this kernel cannot do it, 1 = error) with the reason printed.
+ * (4 = this kernel cannot do it, 2 = a size the user gave does not fit,
+ * 1 = error) with the reason printed.
  */
 int loader_start(struct so_loader *l, const struct loader_opts *opts);
 /* Poll once; returns records consumed or -errno (-EINTR is a clean stop). */
