@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
 /*
- * so-bench-floor: attach floor.bpf.c's empty programs, say so on stderr
- * (the bench waits for that line as it does for sysfs-observe's), and
- * hold them until SIGINT or SIGTERM.
+ * so-bench-floor [--no-lock-exit]: attach floor.bpf.c's empty programs,
+ * say so on stderr (the bench waits for that line as it does for
+ * sysfs-observe's), and hold them until SIGINT or SIGTERM.
+ *
+ * --no-lock-exit leaves out the program on mutex_lock's exit: the floor
+ * of `sysfs-observe -q`, which on kernels with the contention
+ * tracepoints takes a lock at mutex_lock's entry and attaches no exit
+ * there (the loader's loader_set_lock_exits()).
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "floor.skel.h"
@@ -18,12 +25,25 @@ static void on_signal(int sig)
 	(void)sig;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	bool lock_exit = !(argc > 1 && !strcmp(argv[1], "--no-lock-exit"));
 	struct floor_bpf *skel;
 	int err;
 
-	skel = floor_bpf__open_and_load();
+	if (argc > 2 || (argc == 2 && lock_exit)) {
+		fprintf(stderr, "usage: so-bench-floor [--no-lock-exit]\n");
+		return 2;
+	}
+	skel = floor_bpf__open();
+	if (skel) {
+		bpf_program__set_autoload(skel->progs.floor_mutex_lock_exit,
+					  lock_exit);
+		if (floor_bpf__load(skel)) {
+			floor_bpf__destroy(skel);
+			skel = NULL;
+		}
+	}
 	if (!skel) {
 		fprintf(stderr, "so-bench-floor: failed to load the floor\n");
 		return 4;
@@ -36,7 +56,8 @@ int main(void)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	fprintf(stderr, "so-bench-floor: observing (7 programs)\n");
+	fprintf(stderr, "so-bench-floor: observing (%d programs)\n",
+		lock_exit ? 7 : 6);
 	while (!exiting)
 		pause();
 	floor_bpf__destroy(skel);

@@ -7,7 +7,8 @@
 # BENCH_ROUNDS interleaved rounds and the table shows medians and min-max.
 #
 # Modes: bare; floor (empty fentry/fexit programs where one write
-# passes); sysfs-observe --attach -q, live stream (to a tmpfs file),
+# passes); floor-q (the same but mutex_lock's exit, which -q does not
+# attach where it takes locks at their entry); sysfs-observe --attach -q, live stream (to a tmpfs file),
 # record; klockstat (libbpf-tools) where it is installed.
 # Workloads: pwrite loop on test_dev_x with enable_lock=1 (the store takes
 # the driver's mutex) from 1 and 2 threads; a pipe ping-pong between two
@@ -78,7 +79,7 @@ modprobe test_sysfs enable_lock=1 || exit 1
 : >$results
 : >$costs
 
-modes="bare floor quiet stream record"
+modes="bare floor floor-q quiet stream record"
 type -P klockstat >/dev/null && modes="$modes klockstat"
 # BENCH_MODES: a subset, for a quick look at one change (bare always).
 [ -n "$BENCH_MODES" ] && modes="bare ${BENCH_MODES//bare/}"
@@ -112,6 +113,7 @@ observe() {
 	rm -f /tmp/obs.out /tmp/obs.err
 	case $mode in
 	floor)     so-bench-floor 2>/tmp/obs.err & ;;
+	floor-q)   so-bench-floor --no-lock-exit 2>/tmp/obs.err & ;;
 	quiet)     sysfs-observe --attach -q >/tmp/obs.out 2>/tmp/obs.err & ;;
 	stream)    sysfs-observe --attach >/tmp/obs.out 2>/tmp/obs.err & ;;
 	record)    sysfs-observe record -o /tmp/bench.trace -q --attach \
@@ -139,7 +141,7 @@ observe() {
 	ml=$(memlock $pid)
 	kill -INT $pid
 	wait $pid
-	[ $mode != floor ] && [ $mode != klockstat ] &&
+	[ "${mode%-q}" != floor ] && [ $mode != klockstat ] &&
 		lost=$(awk '/^# lost events:/{print $4}' /tmp/obs.out)
 	echo "# round $round: $mode done ($(date +%T))"
 	echo "$mode $round ${lost:--} $(awk -v t=$((t1 - t0)) -v hz=$hz \
