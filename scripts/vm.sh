@@ -8,7 +8,8 @@
 #         [-t TIMEOUT_S] [-l LOG] [-c CLOCK_ARGS] -- COMMAND
 #
 # Exit status: the guest command's, or
-#   124  the guest did not finish within TIMEOUT_S (hung): QEMU killed
+#   124  the guest did not finish within TIMEOUT_S (hung), or froze in
+#        kernel text patching (scripts/tcg-freeze.sh): QEMU killed
 #   125  the guest died without an exit status (panic, crash, bad boot)
 # Both are reported on stderr; neither is a test result.
 #
@@ -16,9 +17,10 @@
 # it avoids a QEMU freeze when kernel text is patched under load, at 2.5
 # times the run time (docs/design.md §7).
 set -euo pipefail
+. "$(dirname "$0")/tcg-freeze.sh"
 
 usage() {
-	sed -n '4,17s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,18s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -110,7 +112,7 @@ qpid=$!
 # and that is not the command's failure.
 deadline=$(( $(date +%s) + timeout ))
 grace=${POWEROFF_GRACE:-15}
-poweroff_by=
+poweroff_by= polls=0
 while kill -0 "$qpid" 2>/dev/null; do
 	if [ -z "$poweroff_by" ] &&
 	   tail -c 65536 "$log" 2>/dev/null | grep -q '@@vm-poweroff@@'; then
@@ -123,6 +125,21 @@ while kill -0 "$qpid" 2>/dev/null; do
 		echo "vm: the guest did not power off ${grace} s after its" \
 		     "command ended (a wedged kernel?): QEMU stopped" >&2
 		break
+	fi
+	# Every 5 s: a guest frozen in kernel text patching never recovers
+	# (scripts/tcg-freeze.sh); stop it now rather than at the deadline.
+	if [ $((++polls % 25)) -eq 0 ] &&
+	   tail -c 65536 "$log" >"$work/tail" 2>/dev/null &&
+	   tcg_text_patch_freeze "$work/tail"; then
+		kill -KILL "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+		qpid=
+		echo >&2
+		echo "vm: the guest froze while its kernel patched a traced" \
+		     "function (a QEMU TCG hazard, docs/design.md §7): QEMU" \
+		     "stopped; run it again. Console log: kept below." >&2
+		tr -d '\r' <"$log" | tail -n 20 | sed 's/^/vm:   /' >&2
+		exit 124
 	fi
 	if [ "$(date +%s)" -ge "$deadline" ]; then
 		kill -TERM "$qpid" 2>/dev/null || true

@@ -163,6 +163,10 @@ group_asan() {
 	done
 }
 
+# tcg_text_patch_freeze LOG: scripts/tcg-freeze.sh (vm.sh stops such a
+# guest as soon as its console shows it).
+. scripts/tcg-freeze.sh
+
 # One guest per script: tests/guest/<name>.sh runs inside and prints
 # `ok - ...` / `not ok - ...` lines; its exit status must agree.  What
 # it leaves in /mnt/out, tests/host/<name>.sh (if any) then checks on the
@@ -170,25 +174,6 @@ group_asan() {
 # tests/host/<name>.before.sh (if any) prepares the guest's files first.
 # run_guest NAME [TIMEOUT [must-run]]: must-run turns a skip into a
 # failure (the knob kernel was built to have what the test needs).
-# A TCG guest that froze while the kernel patched a traced function's
-# entry (a BPF trampoline attached to, or detached from, a hot function
-# such as mutex_lock or __mutex_init).  Two faces, both seen: every vCPU
-# soft-locked inside the patching, the stack through
-# bpf_trampoline_update; or, after the patching ended, every vCPU
-# spinning on the entry's int3 (RIP at fn+0x0, asm_exc_int3): the int3 is
-# gone from memory, the kprobe handler backs up over it, and QEMU's
-# multi-threaded TCG keeps executing its stale translation that still
-# holds it.  An attach/detach loop under mutex load froze so after 17
-# cycles (docs/design.md §7); the same loop with `thread=single` ran
-# 2.5 times slower, too slow for CI.  It is the emulator's
-# cross-modifying code, not the tool.  Such a run is retried once and
-# said; a second freeze is a failure like any hang.
-tcg_text_patch_freeze() {
-	grep -Eq 'soft lockup|rcu_(preempt|sched) self-detected stall' "$1" \
-		2>/dev/null &&
-	grep -Eq 'bpf_trampoline_update|modify_ftrace_direct|text_poke_bp|RIP: 0010:(asm_exc_int3|[A-Za-z0-9_.]+\+0x0/)' "$1"
-}
-
 run_guest() {
 	local name=$1 timeout=${2:-$VM_TIMEOUT} must=${3:-} log=$logdir/guest-$1.log
 	local files=$O/guest/files out=$logdir/guest-$1.out rc np nf ns
