@@ -71,7 +71,7 @@ static void scan(struct so_findings *f, const struct so_task_state *writer,
 static void setup(struct so_findings *f, struct so_pipeline *p)
 {
 	pipeline_init(p);
-	assert_int_equal(findings_init(f, p, NULL, 0), 0);
+	assert_int_equal(findings_init(f, p, NULL, 0, 0), 0);
 	findings_attach(f, p);
 	f->wf_from_scans = true;
 }
@@ -244,7 +244,7 @@ static void test_event_names(void **state)
 
 	(void)state;
 	pipeline_init(&p);
-	assert_int_equal(findings_init(&f, &p, NULL, 0), 0);
+	assert_int_equal(findings_init(&f, &p, NULL, 0, 0), 0);
 	findings_attach(&f, &p);
 	feed(&p, SO_EV_LOCK_ACQUIRED, 200, LOCK, SCAN_CONFIG,
 	     "&test_dev->config_mutex", 1 * SEC);

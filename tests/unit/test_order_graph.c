@@ -311,6 +311,52 @@ static void test_limits_count_losses(void **state)
 	assert_null(og_new(&limits));
 }
 
+/* Adds `n` distinct edges MUTEX(i) -> MUTEX(i + 1); returns how many
+ * the graph refused. */
+static int add_chain(struct og_graph *graph, int n)
+{
+	int i, refused = 0;
+
+	for (i = 0; i < n; i++)
+		if (fx_lock_edge(graph, MUTEX(i + 1), MUTEX(i + 2)) < 0)
+			refused++;
+	return refused;
+}
+
+/*
+ * --map-nr-entries 32768 lets the kernel keep 32768 edges: the graph
+ * made for such tables holds them all, where the default one (16384
+ * edges, 4096 classes) loses some.
+ */
+static void test_limits_follow_kernel_tables(void **state)
+{
+	struct og_limits limits, defaults;
+	struct og_graph *graph;
+
+	(void)state;
+	og_limits_for_tables(&defaults, 0);
+	og_limits_for_tables(&limits, 64);	/* smaller: the defaults */
+	assert_memory_equal(&limits, &defaults, sizeof(limits));
+	og_limits_for_tables(&limits, 32768);
+	assert_int_equal(limits.max_edges, 32768);
+	assert_int_equal(limits.max_classes, 32768);
+	assert_int_equal(limits.max_cycles, defaults.max_cycles);
+
+	graph = fx_judged(&defaults);
+	assert_non_null(graph);
+	assert_true(add_chain(graph, 20000) > 0);
+	assert_true(og_get_stats(graph)->lost_classes > 0);
+	og_free(graph);
+
+	graph = fx_judged(&limits);
+	assert_non_null(graph);
+	assert_int_equal(add_chain(graph, 20000), 0);
+	assert_int_equal(og_get_stats(graph)->edges, 20000);
+	assert_int_equal(og_get_stats(graph)->lost_edges, 0);
+	assert_int_equal(og_get_stats(graph)->lost_classes, 0);
+	og_free(graph);
+}
+
 static void test_lost_cycles_and_variants(void **state)
 {
 	struct og_limits limits = {
@@ -419,6 +465,7 @@ int main(void)
 		T(test_length_bound),
 		T(test_callback_on_new_and_worse),
 		T(test_limits_count_losses),
+		T(test_limits_follow_kernel_tables),
 		T(test_lost_cycles_and_variants),
 		T(test_names),
 		T(test_search_budget_counted),

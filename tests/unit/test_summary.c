@@ -34,7 +34,7 @@ static void run_init(struct run *r)
 	r->pipe.names = r->names;
 	r->pipe.stats = &r->stats;
 	assert_int_equal(findings_init(&r->findings, &r->pipe, r->ksyms,
-				       SO_HANG_TIMEOUT_DEFAULT_NS), 0);
+				       SO_HANG_TIMEOUT_DEFAULT_NS, 0), 0);
 	findings_attach(&r->findings, &r->pipe);
 	r->findings.live = NULL;
 }

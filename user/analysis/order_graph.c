@@ -27,19 +27,30 @@ static bool og_limits_valid(const struct og_limits *limits)
 	       limits->max_cycles < (1U << 30);
 }
 
-struct og_graph *og_new(const struct og_limits *limits)
+void og_limits_for_tables(struct og_limits *limits, uint32_t table_entries)
 {
-	static const struct og_limits defaults = {
+	*limits = (struct og_limits){
 		.max_classes = OG_DEFAULT_CLASSES,
 		.max_edges = OG_DEFAULT_EDGES,
 		.max_cycles = OG_DEFAULT_CYCLES,
 		.max_cycle_len = OG_CYCLE_LEN_MAX,
 		.search_budget = OG_DEFAULT_BUDGET,
 	};
+	if (table_entries > limits->max_classes)
+		limits->max_classes = table_entries;
+	if (table_entries > limits->max_edges)
+		limits->max_edges = table_entries;
+}
+
+struct og_graph *og_new(const struct og_limits *limits)
+{
+	struct og_limits defaults;
 	struct og_graph *graph;
 
-	if (!limits)
+	if (!limits) {
+		og_limits_for_tables(&defaults, 0);
 		limits = &defaults;
+	}
 	if (!og_limits_valid(limits))
 		return NULL;
 	graph = calloc(1, sizeof(*graph));

@@ -135,7 +135,15 @@ typedef void (*og_judge_fn)(const struct og_graph *graph,
 			    const struct og_cycle *cycle,
 			    struct og_verdict *verdict);
 
-/* NULL limits: the defaults.  NULL on a bad limit or no memory. */
+/*
+ * The limits of a graph fed from kernel tables of `table_entries` each
+ * (--map-nr-entries; 0 for their compiled sizes): the defaults, raised
+ * so that a full kernel edge or lock class table fits.  Tables larger
+ * than the graph would lose in user space what the kernel kept.
+ */
+void og_limits_for_tables(struct og_limits *limits, uint32_t table_entries);
+/* NULL limits: og_limits_for_tables(0).  NULL on a bad limit or no
+ * memory. */
 struct og_graph *og_new(const struct og_limits *limits);
 void og_free(struct og_graph *graph);
 void og_set_cycle_cb(struct og_graph *graph, og_cycle_cb cycle_cb,

@@ -225,10 +225,14 @@ static bool findings_namer(void *ctx, uint64_t class_id, char *buf,
 }
 
 int findings_init(struct so_findings *f, struct so_pipeline *p,
-		  struct ksyms *ks, uint64_t hang_timeout_ns)
+		  struct ksyms *ks, uint64_t hang_timeout_ns,
+		  uint32_t table_entries)
 {
+	struct og_limits limits;
+
 	memset(f, 0, sizeof(*f));
-	f->og = og_new(NULL);
+	og_limits_for_tables(&limits, table_entries);
+	f->og = og_new(&limits);
 	f->wf = wf_new(NULL);
 	f->wt = wt_new();
 	if (!f->og || !f->wf || !f->wt) {

@@ -68,9 +68,11 @@ struct so_findings {
 	struct so_summary_hooks hooks;
 };
 
-/* 0, or -ENOMEM. */
+/* 0, or -ENOMEM.  table_entries: the kernel tables' size the order
+ * graph must hold (og_limits_for_tables()). */
 int findings_init(struct so_findings *f, struct so_pipeline *p,
-		  struct ksyms *ks, uint64_t hang_timeout_ns);
+		  struct ksyms *ks, uint64_t hang_timeout_ns,
+		  uint32_t table_entries);
 void findings_fini(struct so_findings *f);
 /* Plug into the pipeline's on_event/on_edge slots. */
 void findings_attach(struct so_findings *f, struct so_pipeline *p);

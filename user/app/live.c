@@ -206,7 +206,7 @@ int live_setup(struct live *lv, const struct so_options *opts)
 	if (findings_init(&lv->findings, &lv->pipeline, lv->ksyms,
 			  opts->hang_timeout_s > 0 ?
 			  (uint64_t)(opts->hang_timeout_s * 1e9) :
-			  SO_HANG_TIMEOUT_DEFAULT_NS))
+			  SO_HANG_TIMEOUT_DEFAULT_NS, opts->map_nr_entries))
 		return -ENOMEM;
 	findings_attach(&lv->findings, &lv->pipeline);
 	lv->findings.knob_label = knob_label;

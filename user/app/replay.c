@@ -48,8 +48,11 @@ static int replay_begin(struct replay *rp)
 	rp->pipeline.names = rp->names;
 	rp->pipeline.stats = &rp->stats;
 	if (!rp->ksyms || !rp->names ||
+	    /* The trace does not carry --map-nr-entries: a recording
+	     * made with larger tables can lose edges here, which the
+	     * report says (its "graph was too big" warning). */
 	    findings_init(&rp->findings, &rp->pipeline, rp->ksyms,
-			  SO_HANG_TIMEOUT_DEFAULT_NS))
+			  SO_HANG_TIMEOUT_DEFAULT_NS, 0))
 		return -1;
 	findings_attach(&rp->findings, &rp->pipeline);
 	rp->findings.live = NULL;	/* the live lines were the run's */
