@@ -110,6 +110,18 @@ qpid=$!
 # command has ended (its status and files are out) gets POWEROFF_GRACE
 # seconds to power off: a kernel wedged on purpose may never manage it,
 # and that is not the command's failure.
+# give_up MESSAGE...: stop QEMU, say why with the console's tail, 124.
+give_up() {
+	kill -TERM "$qpid" 2>/dev/null || true
+	sleep 2
+	kill -KILL "$qpid" 2>/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+	qpid=
+	echo >&2
+	echo "vm: $* Console log: kept below." >&2
+	tr -d '\r' <"$log" | tail -n 20 | sed 's/^/vm:   /' >&2
+	exit 124
+}
 deadline=$(( $(date +%s) + timeout ))
 grace=${POWEROFF_GRACE:-15}
 poweroff_by= polls=0
@@ -131,27 +143,13 @@ while kill -0 "$qpid" 2>/dev/null; do
 	if [ $((++polls % 25)) -eq 0 ] &&
 	   tail -c 65536 "$log" >"$work/tail" 2>/dev/null &&
 	   tcg_text_patch_freeze "$work/tail"; then
-		kill -KILL "$qpid" 2>/dev/null || true
-		wait "$qpid" 2>/dev/null || true
-		qpid=
-		echo >&2
-		echo "vm: the guest froze while its kernel patched a traced" \
-		     "function (a QEMU TCG hazard, docs/design.md §7): QEMU" \
-		     "stopped; run it again. Console log: kept below." >&2
-		tr -d '\r' <"$log" | tail -n 20 | sed 's/^/vm:   /' >&2
-		exit 124
+		give_up "the guest froze while its kernel patched a traced" \
+			"function (a QEMU TCG hazard, docs/design.md §7): QEMU" \
+			"stopped; run it again."
 	fi
 	if [ "$(date +%s)" -ge "$deadline" ]; then
-		kill -TERM "$qpid" 2>/dev/null || true
-		sleep 2
-		kill -KILL "$qpid" 2>/dev/null || true
-		wait "$qpid" 2>/dev/null || true
-		qpid=
-		echo >&2
-		echo "vm: guest hung: no exit status after ${timeout} s" \
-		     "(VM_TIMEOUT); QEMU killed. Console log: kept below." >&2
-		tr -d '\r' <"$log" | tail -n 20 | sed 's/^/vm:   /' >&2
-		exit 124
+		give_up "guest hung: no exit status after ${timeout} s" \
+			"(VM_TIMEOUT); QEMU killed."
 	fi
 	sleep 0.2
 done

@@ -8,8 +8,9 @@
 #
 # Modes: bare; floor (empty fentry/fexit programs where one write
 # passes); floor-q (the same but mutex_lock's exit, which -q does not
-# attach where it takes locks at their entry); sysfs-observe --attach -q, live stream (to a tmpfs file),
-# record; klockstat (libbpf-tools) where it is installed.
+# attach where it takes locks at their entry); sysfs-observe --attach
+# -q, live stream (to a tmpfs file), record; klockstat (libbpf-tools)
+# where it is installed.
 # Workloads: pwrite loop on test_dev_x with enable_lock=1 (the store takes
 # the driver's mutex) from 1 and 2 threads; a pipe ping-pong between two
 # processes, mutex work outside every observed context.
