@@ -130,7 +130,7 @@ static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 		return;
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
-		count(SO_CNT_RB_DROPS);
+		stripe_count(val->first_tid, rb_drops);
 		return;
 	}
 	ev->ev.ts_ns = val->first_ns;

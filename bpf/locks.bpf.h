@@ -20,8 +20,7 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
 	if (!ts)
 		return 0;
 	/* Only calls past the cheap check: what observing costs. */
-	__sync_fetch_and_add(&call_stripes[ts->tid &
-					   (SO_CALL_STRIPES - 1)].mutex_calls, 1);
+	stripe_count(ts->tid, mutex_calls);
 	class_id = lock_class_memo(ts, lock, &slot, &name);
 	if (!class_id)
 		return 0;

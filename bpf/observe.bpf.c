@@ -37,8 +37,7 @@ static __always_inline int on_write_entry(void *ctx, struct kiocb *iocb,
 	__u64 kn_id, id;
 
 	id = bpf_get_current_pid_tgid();
-	__sync_fetch_and_add(&call_stripes[(__u32)id &
-					   (SO_CALL_STRIPES - 1)].kernfs_writes, 1);
+	stripe_count((__u32)id, kernfs_writes);
 	ts = context_enter_id(id);
 	if (!ts)
 		return 0;

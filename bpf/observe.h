@@ -389,8 +389,10 @@ struct so_class_name {
 
 /* Indexes into the per-CPU counter array `counters`. */
 enum so_counter {
-	SO_CNT_EVENTS,		/* events submitted */
-	SO_CNT_RB_DROPS,	/* ring buffer full: event lost */
+	SO_CNT_EVENTS,		/* events submitted, counted in
+				 * call_stripes */
+	SO_CNT_RB_DROPS,	/* ring buffer full: event lost (in
+				 * call_stripes) */
 	SO_CNT_HELD_FULL,	/* held set full: acquisition not tracked */
 	SO_CNT_EDGE_FULL,	/* edge table full: edge not counted */
 	SO_CNT_TASK_FULL,	/* task table full: task not tracked */
@@ -411,17 +413,21 @@ enum so_counter {
 };
 
 /*
- * The two counters bumped on every observed call, SO_CNT_MUTEX_CALLS and
- * SO_CNT_KERNFS_WRITE, live in .bss stripes picked by tid (an atomic add
- * to a cache line of its own) rather than in `counters`: a per-CPU array
+ * The counters bumped on every observed call or record,
+ * SO_CNT_MUTEX_CALLS, SO_CNT_KERNFS_WRITE, SO_CNT_EVENTS and
+ * SO_CNT_RB_DROPS, live in .bss stripes picked by tid (an atomic add to a
+ * cache line of its own) rather than in `counters`: a per-CPU array
  * look-up is a helper call on 6.1, about 100 ns a call in the guest
- * (make bench-prof).
+ * (make bench-prof).  Drops are as hot as records: a live stream whose
+ * reader falls behind loses most of them.
  */
 #define SO_CALL_STRIPES		64
 struct so_call_stripe {
 	__u64 mutex_calls;
 	__u64 kernfs_writes;
-	__u64 pad[6];
+	__u64 events;
+	__u64 rb_drops;
+	__u64 pad[4];
 } __attribute__((aligned(64)));	/* no line shared with the hot .bss */
 _Static_assert(sizeof(struct so_call_stripe) == 64,
 	       "one stripe per cache line");

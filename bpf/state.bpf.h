@@ -90,8 +90,14 @@ volatile __u64 classes_learned;
  * the tasks' lock memos (struct so_lock_memo) made before are void. */
 volatile __u32 lock_classes_gen;
 
-/* SO_CNT_MUTEX_CALLS and _KERNFS_WRITE (see struct so_call_stripe). */
+/* SO_CNT_MUTEX_CALLS, _KERNFS_WRITE, _EVENTS and _RB_DROPS (see struct
+ * so_call_stripe). */
 struct so_call_stripe call_stripes[SO_CALL_STRIPES];
+
+/* Count one of `field` in the stripe of task `tid`. */
+#define stripe_count(tid, field)					\
+	__sync_fetch_and_add(&call_stripes[(tid) &			\
+					   (SO_CALL_STRIPES - 1)].field, 1)
 
 /* Task states by tid's low bits (see SO_TASK_SLOTS); user space maps it
  * to scan for deadlocks without a system call per task. */
@@ -513,25 +519,36 @@ static __always_inline void count_hold(struct so_class_counts *cnt, __u64 ns)
  * A record of `type` stamped `now`: the clock the program read for its
  * own purposes (a hold, a write's time), so that one run reads it once
  * and its times agree with each other.
+ *
+ * Who it is comes from the task itself, read in place: one helper call
+ * instead of bpf_get_current_pid_tgid() and bpf_get_current_comm() (a
+ * padded string copy), and the drop it counts needs it too.  The comm so
+ * read may race with a rename (prctl, /proc/PID/comm), as
+ * bpf_get_current_comm()'s does; its last byte is always the NUL.
  */
+_Static_assert(sizeof(((struct task_struct *)0)->comm) == SO_COMM_LEN,
+	       "so_event.comm holds the task's comm as it is");
+
 static __always_inline struct so_event *event_reserve(__u32 type, __u64 now)
 {
+	struct task_struct *task;
 	struct so_event *ev;
-	__u64 id = bpf_get_current_pid_tgid();
 
 	if (paused)
 		return NULL;
+	task = bpf_get_current_task_btf();
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
-		count(SO_CNT_RB_DROPS);
+		stripe_count(task->pid, rb_drops);
 		return NULL;
 	}
 	ev->ts_ns = now;
 	ev->type = type;
 	ev->cpu = bpf_get_smp_processor_id();
-	ev->pid = id >> 32;
-	ev->tid = (__u32)id;
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	ev->pid = task->tgid;
+	ev->tid = task->pid;
+	__builtin_memcpy(ev->comm, task->comm, SO_COMM_LEN);
+	ev->comm[SO_COMM_LEN - 1] = 0;
 	ev->obj = 0;
 	ev->class_id = 0;
 	ev->arg = 0;
@@ -585,7 +602,7 @@ static __always_inline void event_submit(struct so_event *ev, __u64 size)
 {
 	__u64 flags = BPF_RB_NO_WAKEUP, unwoken = unwoken_bytes + size;
 
-	count(SO_CNT_EVENTS);
+	stripe_count(ev->tid, events);
 	if (ev->ts_ns - last_wakeup_ns >= SO_WAKEUP_MS * 1000000ULL ||
 	    unwoken >= wakeup_bytes) {
 		last_wakeup_ns = ev->ts_ns;

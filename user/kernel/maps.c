@@ -67,6 +67,8 @@ int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR])
 
 		out[SO_CNT_MUTEX_CALLS] += st->mutex_calls;
 		out[SO_CNT_KERNFS_WRITE] += st->kernfs_writes;
+		out[SO_CNT_EVENTS] += st->events;
+		out[SO_CNT_RB_DROPS] += st->rb_drops;
 	}
 	out[SO_CNT_CLASS_EVICTED] = loader_classes_evicted(l) -
 				    l->classes_evicted_before;
