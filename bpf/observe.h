@@ -38,6 +38,15 @@
  * record that woke nobody waits at most about that long.
  */
 #define SO_WAKEUP_MS		10
+/*
+ * After a record found the ring buffer full, routine records (see
+ * event_routine) skip reserving for this long and count as lost: a failed
+ * reserve still takes the ring's lock, and a reader that fell behind made
+ * most of them fail.  Short against the time the reader needs to empty
+ * the default ring (tens of ms under TCG), so the ring stays full and the
+ * reader loses nothing to it.
+ */
+#define SO_RING_FULL_NS		100000ULL
 #define SO_GATES_MAX		4	/* module refs recorded on one edge */
 /* --path's match on "<parent>/<name>", NUL included: at most 30 characters
  * and the '/' a directory gets. */

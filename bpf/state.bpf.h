@@ -529,6 +529,10 @@ static __always_inline void count_hold(struct so_class_counts *cnt, __u64 ns)
 _Static_assert(sizeof(((struct task_struct *)0)->comm) == SO_COMM_LEN,
 	       "so_event.comm holds the task's comm as it is");
 
+/* When a reserve last failed (see SO_RING_FULL_NS); written by every CPU
+ * without atomics: a lost update only moves the latch a little. */
+volatile __u64 ring_full_ns;
+
 static __always_inline struct so_event *event_reserve(__u32 type, __u64 now)
 {
 	struct task_struct *task;
@@ -540,6 +544,7 @@ static __always_inline struct so_event *event_reserve(__u32 type, __u64 now)
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
 		stripe_count(task->pid, rb_drops);
+		ring_full_ns = now;
 		return NULL;
 	}
 	ev->ts_ns = now;
@@ -613,6 +618,30 @@ static __always_inline void event_submit(struct so_event *ev, __u64 size)
 	bpf_ringbuf_submit(ev, flags);
 }
 
+/*
+ * A record the stream can lose while its reader is behind: the many of
+ * a write that went as expected.  Refusals, errors, drains, module
+ * loads and removals, contention, knobs and edges are always tried.
+ */
+static __always_inline bool event_routine(__u32 type, __s64 ret)
+{
+	switch (type) {
+	case SO_EV_KN_GET_ACTIVE:
+	case SO_EV_MOD_GET:
+		return ret == 1;	/* got it */
+	case SO_EV_KN_WRITE_END:
+		return ret >= 0;
+	case SO_EV_LOCK_ACQUIRED:
+		return ret == 0;
+	case SO_EV_KN_WRITE_BEGIN:
+	case SO_EV_KN_PUT_ACTIVE:
+	case SO_EV_MOD_PUT:
+	case SO_EV_LOCK_RELEASED:
+		return true;
+	}
+	return false;
+}
+
 /* Emit a simple event stamped `now`; `name` may be NULL.  Returns the
  * stack's id (want_stack), or -1 when there is none. */
 static __always_inline __s32 emit_at(void *ctx, __u64 now, __u32 type,
@@ -625,6 +654,11 @@ static __always_inline __s32 emit_at(void *ctx, __u64 now, __u32 type,
 
 	if (!emit_events)
 		return -1;
+	if (now - ring_full_ns < SO_RING_FULL_NS && event_routine(type, ret)) {
+		if (!paused)
+			stripe_count(bpf_get_smp_processor_id(), rb_drops);
+		return -1;
+	}
 	ev = event_reserve(type, now);
 	if (!ev)
 		return -1;
