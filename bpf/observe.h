@@ -43,8 +43,9 @@
  * event_routine) skip reserving for this long and count as lost: a failed
  * reserve still takes the ring's lock, and a reader that fell behind made
  * most of them fail.  Short against the time the reader needs to empty
- * the default ring (tens of ms under TCG), so the ring stays full and the
- * reader loses nothing to it.
+ * the default ring (tens of ms under TCG), so that ring stays full and
+ * its reader loses nothing to it; a ring of a few KiB (--ringbuf-kib)
+ * empties sooner and loses more routine records, counted as drops.
  */
 #define SO_RING_FULL_NS		100000ULL
 #define SO_GATES_MAX		4	/* module refs recorded on one edge */
