@@ -94,9 +94,10 @@ volatile __u32 lock_classes_gen;
  * so_call_stripe). */
 struct so_call_stripe call_stripes[SO_CALL_STRIPES];
 
-/* Count one of `field` in the stripe of task `tid`. */
-#define stripe_count(tid, field)					\
-	__sync_fetch_and_add(&call_stripes[(tid) &			\
+/* Count one of `field` in the stripe `key` picks: the task's tid, or the
+ * CPU where no tid is at hand (the ring-full latch's drops). */
+#define stripe_count(key, field)					\
+	__sync_fetch_and_add(&call_stripes[(key) &			\
 					   (SO_CALL_STRIPES - 1)].field, 1)
 
 /* Task states by tid's low bits (see SO_TASK_SLOTS); user space maps it
@@ -515,6 +516,13 @@ static __always_inline void count_hold(struct so_class_counts *cnt, __u64 ns)
 		cnt->hold_hist[b]++;
 }
 
+_Static_assert(sizeof(((struct task_struct *)0)->comm) == SO_COMM_LEN,
+	       "so_event.comm holds the task's comm as it is");
+
+/* When a reserve last failed (see SO_RING_FULL_NS); written by every CPU
+ * without atomics: a lost update only moves the latch a little. */
+volatile __u64 ring_full_ns;
+
 /*
  * A record of `type` stamped `now`: the clock the program read for its
  * own purposes (a hold, a write's time), so that one run reads it once
@@ -526,13 +534,6 @@ static __always_inline void count_hold(struct so_class_counts *cnt, __u64 ns)
  * read may race with a rename (prctl, /proc/PID/comm), as
  * bpf_get_current_comm()'s does; its last byte is always the NUL.
  */
-_Static_assert(sizeof(((struct task_struct *)0)->comm) == SO_COMM_LEN,
-	       "so_event.comm holds the task's comm as it is");
-
-/* When a reserve last failed (see SO_RING_FULL_NS); written by every CPU
- * without atomics: a lost update only moves the latch a little. */
-volatile __u64 ring_full_ns;
-
 static __always_inline struct so_event *event_reserve(__u32 type, __u64 now)
 {
 	struct task_struct *task;
