@@ -40,9 +40,9 @@
 #define SO_WAKEUP_MS		10
 /*
  * After a record found the ring buffer full, routine records (see
- * event_routine) skip reserving for this long and count as lost: a failed
- * reserve still takes the ring's lock, and a reader that fell behind made
- * most of them fail.  Short against the time the reader needs to empty
+ * so_event_routine) skip reserving for this long and count as lost: a
+ * failed reserve still takes the ring's lock, and a reader that fell
+ * behind made most of them fail.  Short against the time the reader needs to empty
  * the default ring (tens of ms under TCG), so that ring stays full and
  * its reader loses nothing to it; a ring of a few KiB (--ringbuf-kib)
  * empties sooner and loses more routine records, counted as drops.
@@ -134,6 +134,31 @@ enum so_event_type {
 	SO_EV_KNOB_COMPLETE,	/* complete(), obj the knob's completion */
 	SO_EV_NR,
 };
+
+/*
+ * A record the stream may lose while its reader is behind (see
+ * SO_RING_FULL_NS): the many of a write that went as expected.  Refusals,
+ * errors, drains, module loads and removals, contention, knobs and edges
+ * are never routine: they are what a report is read for, and rare.
+ */
+static inline int so_event_routine(__u32 type, __s64 ret)
+{
+	switch (type) {
+	case SO_EV_KN_GET_ACTIVE:
+	case SO_EV_MOD_GET:
+		return ret == 1;	/* got it */
+	case SO_EV_KN_WRITE_END:
+		return ret >= 0;
+	case SO_EV_LOCK_ACQUIRED:
+		return ret == 0;
+	case SO_EV_KN_WRITE_BEGIN:
+	case SO_EV_KN_PUT_ACTIVE:
+	case SO_EV_MOD_PUT:
+	case SO_EV_LOCK_RELEASED:
+		return 1;
+	}
+	return 0;
+}
 
 /* The wait points of kernfs_fop_write_iter(), in the order it passes them. */
 enum so_knob_point {

@@ -619,30 +619,6 @@ static __always_inline void event_submit(struct so_event *ev, __u64 size)
 	bpf_ringbuf_submit(ev, flags);
 }
 
-/*
- * A record the stream can lose while its reader is behind: the many of
- * a write that went as expected.  Refusals, errors, drains, module
- * loads and removals, contention, knobs and edges are always tried.
- */
-static __always_inline bool event_routine(__u32 type, __s64 ret)
-{
-	switch (type) {
-	case SO_EV_KN_GET_ACTIVE:
-	case SO_EV_MOD_GET:
-		return ret == 1;	/* got it */
-	case SO_EV_KN_WRITE_END:
-		return ret >= 0;
-	case SO_EV_LOCK_ACQUIRED:
-		return ret == 0;
-	case SO_EV_KN_WRITE_BEGIN:
-	case SO_EV_KN_PUT_ACTIVE:
-	case SO_EV_MOD_PUT:
-	case SO_EV_LOCK_RELEASED:
-		return true;
-	}
-	return false;
-}
-
 /* Emit a simple event stamped `now`; `name` may be NULL.  Returns the
  * stack's id (want_stack), or -1 when there is none. */
 static __always_inline __s32 emit_at(void *ctx, __u64 now, __u32 type,
@@ -655,7 +631,8 @@ static __always_inline __s32 emit_at(void *ctx, __u64 now, __u32 type,
 
 	if (!emit_events)
 		return -1;
-	if (now - ring_full_ns < SO_RING_FULL_NS && event_routine(type, ret)) {
+	if (now - ring_full_ns < SO_RING_FULL_NS &&
+	    so_event_routine(type, ret)) {
 		if (!paused)
 			stripe_count(bpf_get_smp_processor_id(), rb_drops);
 		return -1;
