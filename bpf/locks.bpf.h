@@ -326,7 +326,7 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 	if (!class_id)
 		return 0;
 	stack_id = emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock, class_id,
-			flags, 0, name, true);
+			flags, 0, name, wait_stacks);
 	wait_set(ts, SO_WAIT_LOCK, (__u64)lock, class_id, name, stack_id);
 	return 0;
 }

@@ -48,6 +48,9 @@
  * empties sooner and loses more routine records, counted as drops.
  */
 #define SO_RING_FULL_NS		100000ULL
+/* Frames of a kernel stack the probes keep (the `stacks` map's values,
+ * a blocked task's stack): deep enough to reach the syscall. */
+#define SO_KSTACK_DEPTH		32
 #define SO_GATES_MAX		4	/* module refs recorded on one edge */
 /* --path's match on "<parent>/<name>", NUL included: at most 30 characters
  * and the '/' a directory gets. */

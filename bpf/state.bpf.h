@@ -17,6 +17,13 @@ const volatile __u64 knob_config_addr;
 const volatile __u64 knob_completion_addr;
 const volatile bool observe_all;	/* every task is in context */
 const volatile bool emit_events = true;	/* stream, not only edges */
+/*
+ * A recording keeps the stack of every mutex wait (`report` prints a
+ * deadlock from the file alone).  Live, a wait's stack is read only if
+ * it turns out to be part of a deadlock (iter_task_stack): the unwind
+ * at every contention was most of its cost.
+ */
+const volatile bool wait_stacks = true;
 /* Wake the reader once this much was submitted unwoken (a quarter of
  * the ring). */
 const volatile __u64 wakeup_bytes = 1 << 20;
@@ -163,7 +170,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, 16384);
 	__uint(key_size, sizeof(__u32));
-	__uint(value_size, 32 * sizeof(__u64));
+	__uint(value_size, SO_KSTACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
 struct {

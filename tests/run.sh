@@ -252,7 +252,8 @@ group_guest() {
 # name[:timeout]; the order is the order of the issues.
 GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 install:180
 	sysfs-sh:600 deadlock-fixed:120 observe-0018:240 verdict-fixed:300
-	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-seed:240
+	verdict-unfixed:240 verdict-unfixed-0028:240 verdict-unfixed-stream:240
+	verdict-unfixed-seed:240
 	verdict-all:900 quiet-counts:240 edge-overflow:300 edge-counts:300
 	output-pipe:180
 	hostile:240 record-all:700 path-filter:180 unload-stuck:300

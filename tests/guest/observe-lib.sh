@@ -8,8 +8,10 @@
 
 # observe_test ID FIXED(0|1) [test|seed]: a deadlocked scenario never
 # ends, so the observer must.  Sets obs_rc, obs_out (file), obs_secs.
+# Summary mode (-q), or the live stream with OBS_STREAM=1.
 observe_test() {
-	local id=$1 fixed=$2 driver=${3:-test} t0 t1 cmd
+	local id=$1 fixed=$2 driver=${3:-test} t0 t1 cmd q=-q
+	[ "${OBS_STREAM:-0}" = 1 ] && q=
 	if [ "$driver" = seed ]; then
 		if [ "$fixed" = 1 ]; then
 			echo "options test_sysfs enable_try_module_get=1" \
@@ -17,9 +19,9 @@ observe_test() {
 		else
 			rm -f /etc/modprobe.d/observe-fixed.conf
 		fi
-		cmd=(sysfs-observe --attach -q -- bash "$SYSFS_SH" -t "$id")
+		cmd=(sysfs-observe --attach ${q:+"$q"} -- bash "$SYSFS_SH" -t "$id")
 	else
-		cmd=(sysfs-observe --test "$id" -q)
+		cmd=(sysfs-observe --test "$id" ${q:+"$q"})
 		[ "$fixed" = 1 ] && cmd+=(--fixed)
 	fi
 	obs_out=/tmp/observe-$id-$fixed-$driver.txt
@@ -37,4 +39,22 @@ observe_test() {
 		echo "# the whole output of the failed run:"
 		head -n 120 "$obs_out" | sed 's/^/#   /'
 	fi
+}
+
+# check_deadlock_stacks PREFIX OUT: the DEADLOCK report in OUT gives each
+# blocked task its own stack (an edge's stack elsewhere in OUT names the
+# store too, so the whole output proves nothing): the writer's in the
+# store, rmmod's in the removal (its drain's caller: the probed
+# function's own frame is left out), and none "not captured".  A live
+# session reads the writer's when the deadlock is found (iter_task_stack).
+check_deadlock_stacks() {
+	local prefix=$1 out=$2 block=/tmp/deadlock-block.txt
+	sed -n '/^DEADLOCK: /,/These tasks wait/p' "$out" >"$block"
+	head -n 60 "$block" | sed 's/^/# /'
+	check "$prefix: the writer's stack in the DEADLOCK report" \
+		grep -q 'test_dev_x_store' "$block"
+	check "$prefix: rmmod's stack in the DEADLOCK report" \
+		grep -q 'kernfs_remove' "$block"
+	check "$prefix: no task without its stack" \
+		sh -c "! grep -q 'not captured' '$block'"
 }

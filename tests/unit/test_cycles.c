@@ -7,6 +7,7 @@
 #include "trace/names.h"
 #include "analysis_fixtures.h"
 #include "report/cycles.h"
+#include "trace/stacks.h"
 
 #define MUTEX(n)	SO_CLASS_MAKE(SO_CLASS_MUTEX, (n))
 
@@ -245,6 +246,14 @@ static void test_hang_line(void **state)
 	text = test_capture_end(&capture);
 	assert_non_null(strstr(text, "holder unknown\n"));
 	assert_non_null(strstr(text, "(not symbolized)"));
+	free(capture.text);
+	/* A stack read from the task when found says so, not an id. */
+	finding.tasks[0].stack_id = stacks_task_id(7);
+	cycles_deadlock_print(&finding, NULL, NULL,
+			      test_capture_begin(&capture));
+	text = test_capture_end(&capture);
+	assert_non_null(strstr(text, "    stack, read when found:\n"));
+	assert_null(strstr(text, "stack #"));
 	free(capture.text);
 	cycles_deadlock_json(&finding, test_capture_begin(&capture));
 	text = test_capture_end(&capture);

@@ -188,6 +188,92 @@ static void test_scan_cycle_must_persist(void **state)
 	pipeline_fini(&p);
 }
 
+/* A fake of the live session's stack source: for a task id, frames that
+ * name the task; a probe's id was never taken here. */
+static uint32_t task_reads;
+static bool task_reads_fail;
+
+static int fake_fetch_stack(void *ctx, int32_t id, uint64_t *addrs,
+			    uint32_t max)
+{
+	(void)ctx;
+	if (!stacks_id_is_task(id) || max < 2 || task_reads_fail)
+		return -1;
+	task_reads++;
+	addrs[0] = 0xffffffff81000000ULL + (uint32_t)id;
+	addrs[1] = 0xffffffff82000000ULL;
+	return 2;
+}
+
+/*
+ * A live session takes no stack at a mutex wait: the deadlock's task
+ * gets its stack as it is when the deadlock is found, read once and kept
+ * under its task id; a task whose wait had a stack keeps that one.  A
+ * replay (no source to read from) leaves the wait without a stack.
+ */
+static void test_stack_read_when_found(void **state)
+{
+	struct so_task_state writer, rmmod;
+	const struct wf_task_report *t;
+	const struct so_stack *st;
+	struct so_pipeline p;
+	struct so_findings f;
+	uint32_t i, w = 0;
+
+	(void)state;
+	for (int live = 1; live >= 0; live--) {
+		setup(&f, &p);
+		if (live)
+			p.fetch_stack = fake_fetch_stack;
+		task_reads = 0;
+		states_0027(&writer, &rmmod);
+		writer.wait_stack = -1;
+		scan(&f, &writer, &rmmod);
+		assert_false(findings_check(&f, 3 * SEC));
+		assert_int_equal(task_reads, 0);	/* not for a candidate */
+		scan(&f, &writer, &rmmod);
+		assert_true(findings_check(&f, 3 * SEC));
+		assert_int_equal(f.deadlock.nr_tasks, 2);
+		for (i = 0; i < f.deadlock.nr_tasks; i++)
+			if (f.deadlock.tasks[i].tid == 100)
+				w = i;
+		t = &f.deadlock.tasks[w];
+		assert_int_equal(t->tid, 100);
+		assert_int_equal(f.deadlock.tasks[1 - w].stack_id, 7);
+		if (!live) {
+			assert_int_equal(t->stack_id, -1);
+		} else {
+			assert_int_equal(t->stack_id, stacks_task_id(100));
+			assert_int_equal(task_reads, 1);
+			st = pipeline_get_stack(&p, t->stack_id);
+			assert_non_null(st);
+			assert_int_equal(st->depth, 2);
+			assert_int_equal(st->addrs[0], 0xffffffff81000000ULL +
+					 (uint32_t)stacks_task_id(100));
+			assert_int_equal(task_reads, 1);	/* kept */
+		}
+		findings_fini(&f);
+		pipeline_fini(&p);
+	}
+	/* A stack that cannot be read (the task went, no iterator): none,
+	 * as if never taken, not an id without frames. */
+	setup(&f, &p);
+	p.fetch_stack = fake_fetch_stack;
+	task_reads_fail = true;
+	states_0027(&writer, &rmmod);
+	writer.wait_stack = -1;
+	scan(&f, &writer, &rmmod);
+	assert_false(findings_check(&f, 3 * SEC));
+	scan(&f, &writer, &rmmod);
+	assert_true(findings_check(&f, 3 * SEC));
+	for (i = 0; i < f.deadlock.nr_tasks; i++)
+		assert_int_equal(f.deadlock.tasks[i].stack_id,
+				 f.deadlock.tasks[i].tid == 100 ? -1 : 7);
+	task_reads_fail = false;
+	findings_fini(&f);
+	pipeline_fini(&p);
+}
+
 /* In scan mode, events do not build the graph: a stream of the same
  * deadlock's events finds nothing until a scan shows it. */
 static void test_events_ignored_in_scan_mode(void **state)
@@ -281,6 +367,7 @@ static void test_event_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stack_read_when_found),
 		cmocka_unit_test(test_scan_finds_deadlock),
 		cmocka_unit_test(test_scan_one_wait_short),
 		cmocka_unit_test(test_scan_cycle_must_persist),

@@ -269,6 +269,30 @@ void findings_attach(struct so_findings *f, struct so_pipeline *p)
 	p->analysis_ctx = f;
 }
 
+/*
+ * Live, a task whose wait came without a stack (only a recording takes
+ * one at every mutex wait) is given its stack as it is now, read while
+ * the deadlock holds it there; a replayed trace has only the stacks it
+ * recorded.
+ */
+static void findings_stacks_now(struct so_findings *f,
+				struct wf_finding *found)
+{
+	uint32_t i;
+
+	if (!f->pipeline || !f->pipeline->fetch_stack)
+		return;
+	for (i = 0; i < found->nr_tasks; i++) {
+		struct wf_task_report *task = &found->tasks[i];
+
+		if (task->stack_id >= 0 || !task->tid)
+			continue;
+		task->stack_id = stacks_task_id(task->tid);
+		if (!pipeline_get_stack(f->pipeline, task->stack_id))
+			task->stack_id = -1;	/* gone, or no iterator */
+	}
+}
+
 bool findings_check(struct so_findings *f, uint64_t now_ns)
 {
 	struct wf_finding found;
@@ -305,6 +329,9 @@ bool findings_check(struct so_findings *f, uint64_t now_ns)
 		}
 		free(line);
 	}
+	/* After the line: reading the stacks is no part of how soon the
+	 * deadlock is told. */
+	findings_stacks_now(f, &f->deadlock);
 	return true;
 }
 

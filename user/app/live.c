@@ -76,17 +76,23 @@ void live_add_module_ksyms(struct live *lv)
 	lv->ksyms_ns = mono_ns();
 }
 
+/* A probe's stack from the stack map, or a blocked task's as it is now
+ * (stacks_task_id()). */
 static int fetch_stack(void *ctx, int32_t id, uint64_t *addrs, uint32_t max)
 {
 	struct live *lv = ctx;
-	__u64 buf[32] = { 0 };
+	__u64 buf[SO_KSTACK_DEPTH] = { 0 };
 	uint32_t n;
 
+	if (stacks_id_is_task(id))
+		return loader_task_stack(&lv->obs->loader,
+					 (uint32_t)id & (SO_STACK_ID_TASK - 1),
+					 addrs, max);
 	if (!lv->obs->loader.skel || id < 0 ||
 	    bpf_map_lookup_elem(bpf_map__fd(lv->obs->loader.skel->maps.stacks),
 				&id, buf))
 		return -1;
-	for (n = 0; n < max && n < 32 && buf[n]; n++)
+	for (n = 0; n < max && n < SO_KSTACK_DEPTH && buf[n]; n++)
 		addrs[n] = buf[n];
 	return n;
 }

@@ -35,6 +35,7 @@ struct so_observer *observer_open(const struct so_options *opts, int *rc)
 	 * rebuilds from them). */
 	obs->lopts.aggregate = opts->quiet &&
 			       opts->subcommand != SO_SUB_RECORD;
+	obs->lopts.wait_stacks = opts->subcommand == SO_SUB_RECORD;
 	obs->lopts.ringbuf_kib = opts->ringbuf_kib;
 	obs->lopts.map_nr_entries = opts->map_nr_entries;
 	obs->lopts.module = opts->module;

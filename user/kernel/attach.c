@@ -99,6 +99,12 @@ static int attach_prog(struct so_loader *l, struct bpf_program *prog,
 	return 0;
 }
 
+/* An iterator runs when read, not on an event: loader_task_stack(). */
+static bool is_iter(const struct bpf_program *prog)
+{
+	return bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER;
+}
+
 /* Attach the loaded fentry/fexit programs, or all the others. */
 static int attach_pass(struct so_loader *l, bool fentry)
 {
@@ -106,7 +112,8 @@ static int attach_pass(struct so_loader *l, bool fentry)
 	int err;
 
 	bpf_object__for_each_program(prog, l->skel->obj) {
-		if (!bpf_program__autoload(prog) || is_fentry(prog) != fentry)
+		if (!bpf_program__autoload(prog) || is_iter(prog) ||
+		    is_fentry(prog) != fentry)
 			continue;
 		err = attach_prog(l, prog, prog_row(l, prog));
 		if (err)

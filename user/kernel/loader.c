@@ -71,6 +71,7 @@ static int set_rodata(struct so_loader *l, const struct loader_opts *opts)
 	l->skel->rodata->module_mutex_addr = kallsyms_addr("module_mutex");
 	l->skel->rodata->observe_all = opts->observe_all;
 	l->skel->rodata->emit_events = opts->emit_events;
+	l->skel->rodata->wait_stacks = opts->wait_stacks;
 	l->skel->rodata->wakeup_bytes =
 		bpf_map__max_entries(l->skel->maps.events) / 4;
 	if (opts->module)
@@ -188,6 +189,7 @@ static void *detach_all(void *arg)
 	for (i = 0; i < l->nr_links; i++)
 		bpf_link__destroy(l->links[i]);
 	l->nr_links = 0;
+	l->task_iter = NULL;
 	if (l->task_slots)
 		munmap(l->task_slots, l->task_slots_len);
 	l->task_slots = NULL;

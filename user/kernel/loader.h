@@ -28,6 +28,9 @@ struct loader_opts {
 	 * (struct so_class_counts), send no event for it; not where the
 	 * knob probes need every write's events. */
 	bool aggregate;
+	/* Take the stack of every mutex wait (a recording); else only a
+	 * deadlocked task's, when asked (loader_task_stack). */
+	bool wait_stacks;
 	unsigned int ringbuf_kib;	/* 0: the default size */
 	unsigned int map_nr_entries;	/* 0: each table's default size */
 	const char *module;	/* only this module's references, or NULL */
@@ -54,6 +57,9 @@ struct so_loader {
 	/* The probes' task_slots array, mapped: a scan reads it in place. */
 	struct so_task_state *task_slots;
 	size_t task_slots_len;	/* bytes mapped */
+	/* The task iterator (loader_task_stack), also in links[]; NULL
+	 * until a stack was asked for. */
+	struct bpf_link *task_iter;
 	bool aggregate;		/* in force: see loader_opts */
 	/* --ringbuf-kib or --map-nr-entries: a table too big for this
 	 * machine is the user's input (exit 2), not an error. */
@@ -76,6 +82,13 @@ int loader_start(struct so_loader *l, const struct loader_opts *opts);
 int loader_poll(struct so_loader *l, int timeout_ms);
 /* No new events from here on (the session is ending). */
 void loader_pause(struct so_loader *l);
+/*
+ * Task `tid`'s kernel stack now, innermost frame first: at most `max`
+ * addresses; how many, or -errno.  For a task that waits and will not
+ * move (a deadlock), whose wait was recorded without a stack.
+ */
+int loader_task_stack(struct so_loader *l, uint32_t tid, uint64_t *addrs,
+		      uint32_t max);
 /* Sum of the per-CPU loss and activity counters. */
 int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
 /* Lock classes the LRU table evicted since load, at least. */

@@ -15,6 +15,7 @@
 
 #include "report/cycles_fmt.h"
 #include "trace/names.h"
+#include "trace/stacks.h"
 #include "analysis/gates.h"
 
 #define CYCLES_COL2		"                               "
@@ -187,7 +188,10 @@ void cycles_stack(int32_t stack_id, so_stack_fmt stack_fmt, void *stack_ctx,
 		fprintf(out, "    stack: not captured\n");
 		return;
 	}
-	fprintf(out, "    stack #%d:\n", stack_id);
+	if (stacks_id_is_task(stack_id))
+		fprintf(out, "    stack, read when found:\n");
+	else
+		fprintf(out, "    stack #%d:\n", stack_id);
 	if (!stack_fmt || stack_fmt(stack_ctx, stack_id, out) < 0)
 		fprintf(out, "      (not symbolized)\n");
 }

@@ -14,6 +14,23 @@
 
 #define SO_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH */
 
+/*
+ * The id a blocked task's stack goes by when it was read from the task
+ * (loader_task_stack) rather than taken by a probe: the `stacks` map's
+ * ids stay far below this bit, and tids (at most PID_MAX_LIMIT, 2^22)
+ * fit beneath it.  Stored and recorded like any other id.
+ */
+#define SO_STACK_ID_TASK	0x40000000
+static inline int32_t stacks_task_id(uint32_t tid)
+{
+	return (int32_t)(SO_STACK_ID_TASK | (tid & (SO_STACK_ID_TASK - 1)));
+}
+
+static inline bool stacks_id_is_task(int32_t id)
+{
+	return id >= 0 && (id & SO_STACK_ID_TASK);
+}
+
 struct so_stack {
 	int32_t id;
 	uint32_t depth;

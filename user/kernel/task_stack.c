@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR copyleft-next-0.3.1
+/*
+ * A task's kernel stack as it is now, through the task iterator
+ * (iter_task_stack): what a deadlock report prints for a task whose wait
+ * was recorded without one (summary mode).  A task in a deadlock stays
+ * where it waits, so this is the stack of the wait itself.
+ */
+#include <errno.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "kernel/loader_int.h"
+#include "observe.skel.h"
+
+/* The iterator's link: made the first time, kept with the others. */
+static struct bpf_link *task_iter_link(struct so_loader *l)
+{
+	struct bpf_link *link;
+
+	if (l->task_iter)
+		return l->task_iter;
+	if (l->nr_links == SO_MAX_LINKS) {
+		errno = ENOSPC;
+		return NULL;
+	}
+	link = bpf_program__attach_iter(l->skel->progs.iter_task_stack, NULL);
+	if (!link)
+		return NULL;
+	l->links[l->nr_links++] = link;
+	l->task_iter = link;
+	return link;
+}
+
+int loader_task_stack(struct so_loader *l, uint32_t tid, uint64_t *addrs,
+		      uint32_t max)
+{
+	uint64_t buf[SO_KSTACK_DEPTH] = { 0 };
+	struct bpf_link *link;
+	size_t got = 0;
+	uint32_t depth;
+	ssize_t n;
+	int fd;
+
+	if (!l->skel || !l->skel->bss || !tid)
+		return -EINVAL;
+	link = task_iter_link(l);
+	if (!link)
+		return -errno;
+	l->skel->bss->stack_tid = tid;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0)
+		return -errno;
+	/* One record at most: the whole buffer, zeroes past the frames. */
+	while (got < sizeof(buf) &&
+	       (n = read(fd, (char *)buf + got, sizeof(buf) - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	got /= sizeof(buf[0]);
+	for (depth = 0; depth < got && depth < max && buf[depth]; depth++)
+		addrs[depth] = buf[depth];
+	return (int)depth;
+}
