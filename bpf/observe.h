@@ -42,10 +42,11 @@
  * After a record found the ring buffer full, routine records (see
  * so_event_routine) skip reserving for this long and count as lost: a
  * failed reserve still takes the ring's lock, and a reader that fell
- * behind made most of them fail.  Short against the time the reader needs to empty
- * the default ring (tens of ms under TCG), so that ring stays full and
- * its reader loses nothing to it; a ring of a few KiB (--ringbuf-kib)
- * empties sooner and loses more routine records, counted as drops.
+ * behind made most of them fail.  Short against the time the reader
+ * needs to empty the default ring (tens of ms under TCG), so that ring
+ * stays full and its reader loses nothing to it; a ring of a few KiB
+ * (--ringbuf-kib) empties sooner and loses more routine records,
+ * counted as drops.
  */
 #define SO_RING_FULL_NS		100000ULL
 /* Frames of a kernel stack the probes keep (the `stacks` map's values,

@@ -2,8 +2,9 @@
 /*
  * A task's kernel stack as it is now, through the task iterator
  * (iter_task_stack): what a deadlock report prints for a task whose wait
- * was recorded without one (summary mode).  A task in a deadlock stays
- * where it waits, so this is the stack of the wait itself.
+ * came without one (a live session takes none at a mutex wait).  A task
+ * in a deadlock stays where it waits, so this is the stack of the wait
+ * itself.
  */
 #include <errno.h>
 #include <unistd.h>
