@@ -350,7 +350,9 @@ check_bench_table() {
 	local d out
 	d=$(mktemp -d)
 	printf '%s\n' "bare w1 1 100" "bare w1 2 300" "bare w1 3 200" \
-		"quiet w1 1 50" "quiet w1 2 70" "quiet w1 3 60" >"$d/results"
+		"quiet w1 1 50" "quiet w1 2 70" "quiet w1 3 60" \
+		"bare mod 1 8.25" "bare mod 2 8.5" "quiet mod 1 6.375" \
+		"quiet mod 2 6.125" >"$d/results"
 	printf '%s\n' "quiet 1 5 0.50 1048576" "quiet 2 7 0.70 1048576" \
 		"quiet 3 9 0.90 1048576" >"$d/costs"
 	out=$(bash tests/bench/guest-bench.sh --table "bare quiet" \
@@ -358,6 +360,7 @@ check_bench_table() {
 	rm -rf "$d"
 	if grep -Eq '^bare +w1 +200 +100-300 +1\.00$' <<<"$out" &&
 	   grep -Eq '^quiet +w1 +60 +50-70 +0\.30$' <<<"$out" &&
+	   grep -Eq '^quiet +mod +6\.2 +6\.1-6\.4 +0\.75$' <<<"$out" &&
 	   grep -Eq '^quiet +7 +0\.70 +1\.0 MiB$' <<<"$out"; then
 		pass "bench: the table shows medians, spreads and ratios"
 	else

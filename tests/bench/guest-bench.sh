@@ -13,7 +13,10 @@
 # where it is installed.
 # Workloads: pwrite loop on test_dev_x with enable_lock=1 (the store takes
 # the driver's mutex) from 1 and 2 threads; a pipe ping-pong between two
-# processes, mutex work outside every observed context.
+# processes, mutex work outside every observed context; 0018's loop of
+# loading test_sysfs, writing test_dev_x and removing it (module loads
+# and removals are observed contexts, and take module_mutex dozens of
+# times each).
 # The table: median (min-max) per mode and workload, the median's ratio
 # to bare's median; the observer's costs as medians over the rounds.
 table() {
@@ -34,7 +37,7 @@ END {
 		cpu[c[1]] = cpu[c[1]] " " c[4]
 		mem[c[1]] = mem[c[1]] " " c[5]
 	}
-	nw = split("w1 w2 pipe", w, " ")
+	nw = split("w1 w2 pipe mod", w, " ")
 	printf "%-10s %-5s %10s %21s %6s\n", "mode", "load", "median/s",
 	       "min-max", "ratio"
 	nm = split(modes, m, " ")
@@ -45,8 +48,11 @@ END {
 			# med() sets lo and hi: for bare first, then for this mode.
 			b = med(v["bare", w[j]])
 			x = med(v[m[i], w[j]])
-			printf "%-10s %-5s %10.0f %10.0f-%-10.0f %6.2f\n", m[i],
-			       w[j], x, lo, hi, (b ? x / b : 0)
+			# Module cycles are a few a second: one decimal.
+			f = w[j] == "mod" ? "%10.1f %10.1f-%-10.1f" : \
+					    "%10.0f %10.0f-%-10.0f"
+			printf "%-10s %-5s " f " %6.2f\n", m[i], w[j], x, lo,
+			       hi, (b ? x / b : 0)
 		}
 	printf "\n%-10s %12s %14s %12s\n", "mode", "lost events",
 	       "cpu s/round", "BPF memlock"
@@ -59,8 +65,9 @@ END {
 		printf "%-10s %12s %14.2f %9.1f MiB\n", m[i], l,
 		       med(cpu[m[i]]), med(mem[m[i]]) / 1048576
 	}
-	print "(load: w1/w2 pwrite test_dev_x enable_lock=1, 1/2 threads;" \
-	      " pipe: 1-byte ping-pong, unobserved)"
+	print "(load: w1/w2 pwrite test_dev_x enable_lock=1, 1/2 threads;\n" \
+	      " pipe: 1-byte ping-pong, unobserved; mod: as in 0018," \
+	      " modprobe,\n write test_dev_x, modprobe -r, cycles/s)"
 }' "$2"
 }
 
@@ -86,11 +93,31 @@ type -P klockstat >/dev/null && modes="$modes klockstat"
 [ -n "$BENCH_MODES" ] && modes="bare ${BENCH_MODES//bare/}"
 hz=$(getconf CLK_TCK)
 
+# modloop: 0018's loop for $secs seconds (load, one write, remove), in
+# cycles a second; leaves the module loaded as the writers need it.
+modloop() {
+	local t0 t1 now n=0
+	t0=${EPOCHREALTIME/./}
+	t1=$((t0 + secs * 1000000))
+	now=$t0
+	while ((now < t1)); do
+		modprobe test_sysfs enable_lock=1 || break
+		echo 1 >"$attr"
+		modprobe -r test_sysfs || break
+		n=$((n + 1))
+		now=${EPOCHREALTIME/./}
+	done
+	modprobe test_sysfs enable_lock=1
+	awk -v n=$n -v us=$((now - t0)) \
+		'BEGIN { printf "%.2f", (us > 0 ? n * 1e6 / us : 0) }'
+}
+
 workloads() {
 	local mode=$1 round=$2
 	echo "$mode w1 $round $(so-bench-writer $attr 1 $secs | awk '{print $8}')"
 	echo "$mode w2 $round $(so-bench-writer $attr 2 $secs | awk '{print $8}')"
 	echo "$mode pipe $round $(so-bench-pipe $secs | awk '{print $6}')"
+	echo "$mode mod $round $(modloop)"
 }
 
 # cpu_ticks PID: user + system time so far, in clock ticks.
