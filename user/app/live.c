@@ -81,16 +81,20 @@ void live_add_module_ksyms(struct live *lv)
 static int fetch_stack(void *ctx, int32_t id, uint64_t *addrs, uint32_t max)
 {
 	struct live *lv = ctx;
-	__u64 buf[SO_KSTACK_DEPTH] = { 0 };
+	struct observe_bpf *skel = lv->obs->loader.skel;
+	uint64_t buf[SO_KSTACK_DEPTH] = { 0 };
 	uint32_t n;
+	int err;
 
 	if (stacks_id_is_task(id))
-		return loader_task_stack(&lv->obs->loader,
-					 (uint32_t)id & (SO_STACK_ID_TASK - 1),
-					 addrs, max);
-	if (!lv->obs->loader.skel || id < 0 ||
-	    bpf_map_lookup_elem(bpf_map__fd(lv->obs->loader.skel->maps.stacks),
-				&id, buf))
+		err = loader_task_stack(&lv->obs->loader, stacks_id_tid(id),
+					buf);
+	else if (!skel || id < 0)
+		err = -1;
+	else
+		err = bpf_map_lookup_elem(bpf_map__fd(skel->maps.stacks), &id,
+					  buf);
+	if (err)
 		return -1;
 	for (n = 0; n < max && n < SO_KSTACK_DEPTH && buf[n]; n++)
 		addrs[n] = buf[n];

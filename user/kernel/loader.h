@@ -83,12 +83,13 @@ int loader_poll(struct so_loader *l, int timeout_ms);
 /* No new events from here on (the session is ending). */
 void loader_pause(struct so_loader *l);
 /*
- * Task `tid`'s kernel stack now, innermost frame first: at most `max`
- * addresses; how many, or -errno.  For a task that waits and will not
- * move (a deadlock), whose wait was recorded without a stack.
+ * Task `tid`'s kernel stack now, innermost frame first, zeroes after the
+ * last frame, as the stack map's values are; 0 or -errno.  For a task
+ * that waits and will not move (a deadlock), whose wait was recorded
+ * without a stack.
  */
-int loader_task_stack(struct so_loader *l, uint32_t tid, uint64_t *addrs,
-		      uint32_t max);
+int loader_task_stack(struct so_loader *l, uint32_t tid,
+		      uint64_t frames[SO_KSTACK_DEPTH]);
 /* Sum of the per-CPU loss and activity counters. */
 int loader_counters(struct so_loader *l, uint64_t out[SO_CNT_NR]);
 /* Lock classes the LRU table evicted since load, at least. */

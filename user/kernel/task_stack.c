@@ -7,6 +7,7 @@
  * itself.
  */
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -32,13 +33,12 @@ static struct bpf_link *task_iter_link(struct so_loader *l)
 	return link;
 }
 
-int loader_task_stack(struct so_loader *l, uint32_t tid, uint64_t *addrs,
-		      uint32_t max)
+int loader_task_stack(struct so_loader *l, uint32_t tid,
+		      uint64_t frames[SO_KSTACK_DEPTH])
 {
-	uint64_t buf[SO_KSTACK_DEPTH] = { 0 };
+	const size_t size = SO_KSTACK_DEPTH * sizeof(frames[0]);
 	struct bpf_link *link;
 	size_t got = 0;
-	uint32_t depth;
 	ssize_t n;
 	int fd;
 
@@ -51,13 +51,12 @@ int loader_task_stack(struct so_loader *l, uint32_t tid, uint64_t *addrs,
 	fd = bpf_iter_create(bpf_link__fd(link));
 	if (fd < 0)
 		return -errno;
-	/* One record at most: the whole buffer, zeroes past the frames. */
-	while (got < sizeof(buf) &&
-	       (n = read(fd, (char *)buf + got, sizeof(buf) - got)) > 0)
+	/* One record at most: the whole buffer, zeroes past the frames;
+	 * none when the task no longer waits. */
+	while (got < size &&
+	       (n = read(fd, (char *)frames + got, size - got)) > 0)
 		got += (size_t)n;
 	close(fd);
-	got /= sizeof(buf[0]);
-	for (depth = 0; depth < got && depth < max && buf[depth]; depth++)
-		addrs[depth] = buf[depth];
-	return (int)depth;
+	memset((char *)frames + got, 0, size - got);
+	return 0;
 }

@@ -31,6 +31,11 @@ static inline bool stacks_id_is_task(int32_t id)
 	return id >= 0 && (id & SO_STACK_ID_TASK);
 }
 
+static inline uint32_t stacks_id_tid(int32_t id)
+{
+	return (uint32_t)id & (SO_STACK_ID_TASK - 1);
+}
+
 struct so_stack {
 	int32_t id;
 	uint32_t depth;
