@@ -145,11 +145,11 @@ static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 	ev->ev.ret = 0;
 	ev->ev.stack_id = val->stack_id;
 	ev->ev.flags = ts->going ? SO_EVF_GOING : 0;
-	__builtin_memcpy(ev->ev.name, from->name, SO_NAME_LEN);
+	name_copy(ev->ev.name, from->name);
 	ev->key = key;
 	ev->val = *val;
 	ev->val.count = 1;	/* this sight: the table may count it elsewhere */
-	__builtin_memcpy(ev->to_name, to_name, SO_NAME_LEN);
+	name_copy(ev->to_name, to_name);
 	event_submit(&ev->ev, sizeof(*ev));
 }
 
@@ -301,7 +301,7 @@ static __always_inline void held_push(struct so_task_state *ts, __u64 class_id,
 	h->ts = now;
 	h->mode = mode;
 	h->slot = slot;
-	__builtin_memcpy(h->name, name, SO_NAME_LEN);
+	name_copy(h->name, name);
 	ts->nheld = n + 1;
 }
 

@@ -38,7 +38,7 @@ static __always_inline int on_mutex_attempt(void *ctx, __u64 lock,
 	ts->stash_obj = lock;
 	ts->stash_class = class_id;
 	ts->stash_slot = slot;
-	__builtin_memcpy(ts->stash_name, name, SO_NAME_LEN);
+	name_copy(ts->stash_name, name);
 	return 0;
 }
 

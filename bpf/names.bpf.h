@@ -93,7 +93,7 @@ static __always_inline void lock_sym(__u64 lock, char *buf)
 
 	sym = bpf_map_lookup_elem(&lock_syms, &lock);
 	if (sym) {
-		__builtin_memcpy(buf, sym->name, SO_NAME_LEN);
+		name_copy(buf, sym->name);
 		return;
 	}
 	/* "0xffff..." when no symbol covers the address: a heap lock. */
@@ -183,7 +183,7 @@ static __always_inline __u64 lock_class_memo(struct so_task_state *ts,
 	m->slot = *slot;
 	m->gen = gen;
 	m->classes_gen = classes_gen;
-	__builtin_memcpy(m->name, *name, SO_NAME_LEN);
+	name_copy(m->name, *name);
 	return class_id;
 }
 
