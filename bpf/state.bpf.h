@@ -13,8 +13,10 @@
  * (struct fields, map values, scratch) starts 8-byte aligned, but a
  * `char *` does not say so, and clang's BPF backend then expands
  * __builtin_memcpy() into 64 byte loads and 64 byte stores.  A push onto
- * the held set copies one name, three times a write: per write, the byte
- * copies cost about as much as all the clock reads (make bench, A/B).
+ * the held set copies one name, three times a write: the byte copies
+ * cost some 400 ns a write in the TCG guest, about half of what its
+ * eight clock reads cost (bpf_stats; commit "bpf: copy names and comms
+ * by the word").  tests/run.sh counts byte moves in the hot programs.
  */
 static __always_inline void name_copy(char *dst, const char *src)
 {

@@ -145,8 +145,36 @@ group_spdx() {
 	fi
 }
 
+# The hot programs (every observed mutex call, every write) copy class
+# names by the word: a __builtin_memcpy() through a `char *` compiles to
+# byte moves, 128 for one name (see name_copy() in bpf/state.bpf.h).
+# Counted in the object, so it is a fact of the build, not a timing.
+HOT_PROGS="fentry/mutex_lock fentry/mutex_unlock fexit/kernfs_get_active
+	   fentry/kernfs_put_active fentry/kernfs_fop_write_iter
+	   fexit/kernfs_fop_write_iter"
+check_bpf_word_copies() {
+	local obj=${1:-$O/bpf/observe.bpf.o} sec dis n bad= seen=0
+
+	for sec in $HOT_PROGS; do
+		dis=$(llvm-objdump -d --no-show-raw-insn -j "$sec" "$obj" \
+			2>/dev/null)
+		# The program is there: a check of nothing passes nothing.
+		[ "$(grep -c ':	' <<<"$dis")" -gt 100 ] && seen=$((seen + 1))
+		n=$(grep -c '(u8 \*)' <<<"$dis")
+		[ "$n" -lt 64 ] || bad+=" $sec ($n byte moves)"
+	done
+	if [ "$seen" -ne "$(wc -w <<<"$HOT_PROGS")" ]; then
+		fail "bpf: hot programs missing from $obj ($seen found)"
+	elif [ -n "$bad" ]; then
+		fail "bpf: names copied byte by byte in:$bad"
+	else
+		pass "bpf: the hot programs copy names by the word ($seen programs)"
+	fi
+}
+
 group_unit() {
 	local t
+	check_bpf_word_copies
 	for t in "$O"/tests/test_*; do
 		[ -x "$t" ] || continue
 		run_cmocka "unit/$(basename "$t")" "$t"
