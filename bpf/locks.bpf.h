@@ -312,8 +312,8 @@ SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 {
 	struct so_task_state *ts;
+	__u64 class_id, now;
 	const char *name;
-	__u64 class_id;
 	__s32 stack_id;
 	__u32 slot;
 
@@ -322,12 +322,16 @@ int BPF_PROG(tp_contention_begin, void *lock, unsigned int flags)
 	ts = task_state_lookup();
 	if (!ts)
 		return 0;
-	class_id = lock_class_of((__u64)lock, &slot, &name);
+	/* The lock its mutex_lock() entry just looked up: the task's memo
+	 * has it, and spares the class table's look-up. */
+	class_id = lock_class_memo(ts, (__u64)lock, &slot, &name);
 	if (!class_id)
 		return 0;
-	stack_id = emit(ctx, SO_EV_CONTENTION_BEGIN, (__u64)lock, class_id,
-			flags, 0, name, wait_stacks);
-	wait_set(ts, SO_WAIT_LOCK, (__u64)lock, class_id, name, stack_id);
+	now = bpf_ktime_get_ns();
+	stack_id = emit_at(ctx, now, SO_EV_CONTENTION_BEGIN, (__u64)lock,
+			   class_id, flags, 0, name, wait_stacks);
+	wait_begin(ts, SO_WAIT_LOCK, (__u64)lock, class_id, name, stack_id,
+		   now);
 	return 0;
 }
 
@@ -340,7 +344,7 @@ int BPF_PROG(tp_contention_end, void *lock, int ret)
 	if (!ts || ts->wait_kind != SO_WAIT_LOCK ||
 	    ts->wait_obj != (__u64)lock)
 		return 0;
-	wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
+	wait_end(ts);
 	/* Pushed at the lock call's entry: held from now on. */
 	now = bpf_ktime_get_ns();
 	if (acquire_at_entry) {

@@ -363,7 +363,7 @@ static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
 {
 	struct so_task_state *ts = task_observed();
 	struct scratch *s;
-	__u64 class_id;
+	__u64 class_id, now;
 	__s32 stack_id;
 	int active;
 
@@ -381,9 +381,11 @@ static __always_inline int on_drain_entry(void *ctx, struct kernfs_node *kn)
 	active = BPF_CORE_READ(kn, active.counter);
 	if (active < 0)
 		active -= KN_DEACTIVATED_BIAS;
-	stack_id = emit(ctx, SO_EV_KN_DRAIN_BEGIN, (__u64)kn, class_id,
-			(__u32)active, 0, s->name, true);
-	wait_set(ts, SO_WAIT_DRAIN, (__u64)kn, class_id, s->name, stack_id);
+	now = bpf_ktime_get_ns();
+	stack_id = emit_at(ctx, now, SO_EV_KN_DRAIN_BEGIN, (__u64)kn,
+			   class_id, (__u32)active, 0, s->name, true);
+	wait_begin(ts, SO_WAIT_DRAIN, (__u64)kn, class_id, s->name, stack_id,
+		   now);
 	return 0;
 }
 
@@ -397,7 +399,7 @@ static __always_inline int on_drain_exit(void *ctx, struct kernfs_node *kn)
 		return 0;
 	since = ts->wait_kind == SO_WAIT_DRAIN ? ts->wait_ts : 0;
 	if (ts->wait_kind == SO_WAIT_DRAIN)
-		wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
+		wait_end(ts);
 	emit(ctx, SO_EV_KN_DRAIN_END, (__u64)kn, 0,
 	     since ? bpf_ktime_get_ns() - since : 0, 0, NULL, false);
 	return 0;
@@ -1002,7 +1004,7 @@ int BPF_PROG(tp_sched_process_exit, struct task_struct *task)
 	tgid = BPF_CORE_READ(task, tgid);
 	ts = task_find(tid);
 	if (ts && ts->wait_kind)	/* killed in a wait */
-		wait_set(ts, SO_WAIT_NONE, 0, 0, NULL, -1);
+		wait_end(ts);
 	if (ts) {
 		chain_flush_all(ts);
 		task_delete(tid, ts);
