@@ -138,7 +138,7 @@ static __always_inline void record_edge(void *ctx, struct so_task_state *ts,
 	ev->ev.cpu = bpf_get_smp_processor_id();
 	ev->ev.pid = current_tgid();
 	ev->ev.tid = val->first_tid;
-	__builtin_memcpy(ev->ev.comm, val->comm, SO_COMM_LEN);
+	comm_copy(ev->ev.comm, val->comm);
 	ev->ev.obj = from->obj;
 	ev->ev.class_id = to_class;
 	ev->ev.arg = 0;

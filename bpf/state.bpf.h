@@ -24,6 +24,18 @@ static __always_inline void name_copy(char *dst, const char *src)
 			 __builtin_assume_aligned(src, 8), SO_NAME_LEN);
 }
 
+/*
+ * A comm (SO_COMM_LEN bytes) in two words, likewise.  A task's comm is
+ * read in place, at an offset relocated at load whose alignment is not
+ * known here: the verifier takes unaligned reads of kernel memory where
+ * the CPU does (every architecture with efficient unaligned access).
+ */
+static __always_inline void comm_copy(char *dst, const char *src)
+{
+	__builtin_memcpy(__builtin_assume_aligned(dst, 8),
+			 __builtin_assume_aligned(src, 8), SO_COMM_LEN);
+}
+
 /* Knobs set by the loader before load(). */
 const volatile __u32 self_tgid;		/* never observe the loader */
 const volatile __u64 rtnl_mutex_addr;	/* from kallsyms, 0 if unknown */
@@ -262,6 +274,8 @@ struct {
 		       sizeof(type) % 8 == 0,				\
 		       #type "." #field ": name_copy() copies words")
 SO_NAME_ALIGNED(struct so_event, name);
+SO_NAME_ALIGNED(struct so_event, comm);
+SO_NAME_ALIGNED(struct so_edge_val, comm);
 SO_NAME_ALIGNED(struct so_edge_event, to_name);
 SO_NAME_ALIGNED(struct so_held_entry, name);
 SO_NAME_ALIGNED(struct so_lock_memo, name);
@@ -596,12 +610,7 @@ static __always_inline struct so_event *event_reserve(__u32 type, __u64 now)
 	ev->cpu = bpf_get_smp_processor_id();
 	ev->pid = task->tgid;
 	ev->tid = task->pid;
-	/* Two words, not 16 byte copies (see name_copy()): comm's offset
-	 * is relocated at load, so its alignment is unknown here, and the
-	 * verifier takes unaligned reads of kernel memory where the CPU
-	 * does (every architecture with efficient unaligned access). */
-	__builtin_memcpy(__builtin_assume_aligned(ev->comm, 8),
-			 __builtin_assume_aligned(task->comm, 8), SO_COMM_LEN);
+	comm_copy(ev->comm, task->comm);
 	ev->comm[SO_COMM_LEN - 1] = 0;
 	ev->obj = 0;
 	ev->class_id = 0;
