@@ -9,7 +9,9 @@
 #
 # Exit status: the guest command's, or
 #   124  the guest did not finish within TIMEOUT_S (hung), or froze in
-#        kernel text patching (scripts/tcg-freeze.sh): QEMU killed
+#        kernel text patching (scripts/tcg-freeze.sh): QEMU killed.  A
+#        hung guest is asked first, through SysRq, for its blocked tasks
+#        and its CPUs' stacks, which the console's tail then shows.
 #   125  the guest died without an exit status (panic, crash, bad boot)
 # Both are reported on stderr; neither is a test result.
 #
@@ -77,6 +79,12 @@ if [ -n "$files" ]; then
 			     exit 2; }
 	cp -a "$files"/. "$work/extra/mnt/files/"
 fi
+# QEMU's monitor on a pair of FIFOs: how a hung guest is sent SysRq.
+# Both held open read-write here as well, so that no open or write ever
+# waits for QEMU (nor for a QEMU that is gone); the monitor's few lines
+# of echo stay in the pipe.
+mkfifo "$work/mon.in" "$work/mon.out"
+exec 3<>"$work/mon.in" 4<>"$work/mon.out"
 qemu_disk=()
 if [ -n "$outdir" ]; then
 	touch "$work/extra/etc/vm/out"
@@ -99,10 +107,11 @@ cat "$base" "$work/extra.cpio" >"$work/initrd"
 # The console goes to our stdout and, through QEMU's own logfile, to $log.
 start=$(date +%s.%N)
 qemu-system-x86_64 -machine pc -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu max -smp 2 -m 1G \
-	-display none -monitor none -no-reboot \
+	-display none -no-reboot \
+	-chardev "pipe,id=mon,path=$work/mon" -mon chardev=mon,mode=readline \
 	-chardev "stdio,id=con,signal=off,logfile=$log" -serial chardev:con \
 	-kernel "$kernel" -initrd "$work/initrd" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=5 log_buf_len=16M mitigations=off $clock" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=5 log_buf_len=16M mitigations=off sysrq_always_enabled $clock" \
 	"${qemu_disk[@]}" </dev/null &
 qpid=$!
 
@@ -119,9 +128,26 @@ give_up() {
 	qpid=
 	echo >&2
 	echo "vm: $* Console log: kept below." >&2
-	tr -d '\r' <"$log" | tail -n 20 | sed 's/^/vm:   /' >&2
+	tr -d '\r' <"$log" | tail -n "$tail_lines" | sed 's/^/vm:   /' >&2
 	exit 124
 }
+# sysrq_dump: the console's loglevel raised (SysRq 9: the dumps print at
+# KERN_INFO, below the quiet boot's 5), then the tasks blocked in D state
+# (w) and a backtrace of every CPU (l): what a deadlock or a wedged
+# kernel looks like from inside.  A guest frozen in TCG may not answer.
+sysrq_dump() {
+	local k
+	for k in 9 w l; do
+		echo "sendkey alt-sysrq-$k" >&3 || return 0
+		sleep 2
+	done
+	sleep 3
+	# Answered: the tail shows the dumps, stacks of both CPUs included.
+	tail -c 65536 "$log" | grep -q 'sysrq: Show Blocked State' &&
+		tail_lines=150
+	return 0
+}
+tail_lines=20
 deadline=$(( $(date +%s) + timeout ))
 grace=${POWEROFF_GRACE:-15}
 poweroff_by= polls=0
@@ -148,6 +174,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 			"stopped; run it again."
 	fi
 	if [ "$(date +%s)" -ge "$deadline" ]; then
+		sysrq_dump
 		give_up "guest hung: no exit status after ${timeout} s" \
 			"(VM_TIMEOUT); QEMU killed."
 	fi
@@ -162,7 +189,8 @@ rc=$(tr -d '\r' <"$log" | sed -n 's/^@@vm-exit \([0-9]*\)@@$/\1/p' | tail -n1)
 if [ -z "$rc" ]; then
 	why="QEMU exit status $qrc"
 	grep -q 'Kernel panic' "$log" && why="kernel panic"
-	echo "vm: guest died without an exit status ($why)" >&2
+	echo "vm: guest died without an exit status ($why). Console log:" >&2
+	tr -d '\r' <"$log" | tail -n 20 | sed 's/^/vm:   /' >&2
 	exit 125
 fi
 

@@ -195,6 +195,13 @@ group_asan() {
 # guest as soon as its console shows it).
 . scripts/tcg-freeze.sh
 
+# vm_said LOG: what vm.sh said of a guest that hung or died, the
+# console's last lines (and a hung guest's SysRq dumps) among it, in the
+# output itself: CI keeps only that, not the logs a failure points to.
+vm_said() {
+	grep '^vm:' "$1" | sed 's/^/#   /'
+}
+
 # One guest per script: tests/guest/<name>.sh runs inside and prints
 # `ok - ...` / `not ok - ...` lines; its exit status must agree.  What
 # it leaves in /mnt/out, tests/host/<name>.sh (if any) then checks on the
@@ -245,8 +252,10 @@ run_guest() {
 	nf=$(grep -c '^not ok - ' "$log")
 	grep -E '^(not )?ok - ' "$log" | sed 's/^/#   /'
 	case $rc in
-	124) fail "guest/$name: guest hung (VM_TIMEOUT=$timeout); see $log" ;;
-	125) fail "guest/$name: guest died (panic?); see $log" ;;
+	124) fail "guest/$name: guest hung (VM_TIMEOUT=$timeout); see $log"
+	     vm_said "$log" ;;
+	125) fail "guest/$name: guest died (panic?); see $log"
+	     vm_said "$log" ;;
 	4)   # Its own "# SKIP" lines counted already; else the test is one.
 	     # A "not ok" is a failure whatever the exit status says.
 	     if [ -n "$must" ]; then
@@ -625,6 +634,21 @@ group_make() {
 		pass "vm.sh: a guest stuck in poweroff is stopped, status kept"
 	else
 		fail "vm.sh: stuck poweroff: exit $rc after $((SECONDS - t0)) s (see $log.grace)"
+	fi
+
+	# A guest that hangs is asked for its blocked tasks and its CPUs'
+	# stacks before it is stopped, and they reach the console's tail
+	# that vm.sh prints (and run_guest passes on to CI's output).
+	t0=$SECONDS
+	scripts/vm.sh -k "$KERNEL" -i "$VM_BASE" -t 40 -- 'sleep 1000' \
+		>"$log.hang" 2>&1
+	rc=$?
+	if [ $rc -eq 124 ] && grep -q '^vm: guest hung' "$log.hang" &&
+	   grep -q '^vm: .*sysrq: Show Blocked State' "$log.hang" &&
+	   grep -q '^vm: .*sysrq: Show backtrace of all active CPUs' "$log.hang"; then
+		pass "vm.sh: a hung guest's SysRq dumps are in its report"
+	else
+		fail "vm.sh: hung guest: exit $rc after $((SECONDS - t0)) s, no SysRq dumps (see $log.hang)"
 	fi
 
 	# The README's first command, both verdicts.
