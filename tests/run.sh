@@ -306,7 +306,7 @@ GUEST_TESTS=${GUEST_TESTS:-"smoke:120 module-basics:120 negative-control:240 ins
 KNOB_GUEST_TESTS=${KNOB_GUEST_TESTS:-"knob-race:900 knob-attach:300
 	knob-timeline:200 knob-deadlock:240 lockdep-agree:300
 	lockdep-agree-0028:300 lockdep-agree-gated:400
-	lockdep-agree-reset:300 kselftest:1200"}
+	lockdep-agree-reset:300 kselftest:600"}
 group_knobs() {
 	local kdir t log=$logdir/kernfs-kernel.log t0
 	local KERNEL=${KERNEL:-} VM_BASE=${VM_BASE:-} TEST_KDIR=
