@@ -268,11 +268,11 @@ struct {
 	__type(value, struct scratch);
 } scratch_map SEC(".maps");
 
-/* What name_copy() assumes of every name it is given. */
+/* What name_copy() and comm_copy() assume of every buffer they fill. */
 #define SO_NAME_ALIGNED(type, field)					\
 	_Static_assert(__builtin_offsetof(type, field) % 8 == 0 &&	\
 		       sizeof(type) % 8 == 0,				\
-		       #type "." #field ": name_copy() copies words")
+		       #type "." #field ": copied by the word")
 SO_NAME_ALIGNED(struct so_event, name);
 SO_NAME_ALIGNED(struct so_event, comm);
 SO_NAME_ALIGNED(struct so_edge_val, comm);
