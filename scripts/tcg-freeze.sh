@@ -14,8 +14,15 @@
 # 2.5 times slower, too slow for CI.  It is the emulator's
 # cross-modifying code, not the tool.  tests/run.sh retries such a run
 # once and says so; a second freeze is a failure like any hang.
+#
+# The evidence that the guest is stuck: the soft-lockup detector or an
+# RCU stall, or, on a kernel that has neither (the knob kernel), the
+# SysRq backtrace vm.sh asks a hung guest for.  A bare-clone run on
+# 2026-12-08 hung so in guest/lockdep-agree-0028: one vCPU at
+# mutex_lock_nested+0x0, the other in asm_exc_int3 inside
+# bpf_tracing_prog_attach.
 tcg_text_patch_freeze() {
-	grep -Eq 'soft lockup|rcu_(preempt|sched) self-detected stall' "$1" \
-		2>/dev/null &&
+	grep -Eq 'soft lockup|rcu_(preempt|sched) self-detected stall|sysrq: Show backtrace of all active CPUs' \
+		"$1" 2>/dev/null &&
 	grep -Eq 'bpf_trampoline_update|modify_ftrace_direct|text_poke_bp|RIP: 0010:(asm_exc_int3|[A-Za-z0-9_.]+\+0x0/)' "$1"
 }

@@ -79,7 +79,8 @@ check_layers() {
 
 # The guest retry's signature: consoles of the freeze (as CI saw it in
 # guest/hostile, and after the patching, as an attach/detach loop saw
-# it) match; a soft lockup elsewhere and a clean run do not.
+# it, and as SysRq showed it on the knob kernel) match; a soft lockup
+# elsewhere, an idle hung guest and a clean run do not.
 check_freeze_signature() {
 	local d
 	d=$(mktemp -d)
@@ -95,9 +96,26 @@ check_freeze_signature() {
 		'[ 9.1] RIP: 0010:kernfs_drain+0x8a/0x130' \
 		'[ 9.1]  kernfs_remove_by_name_ns+0x5c/0xa0' >"$d/other"
 	printf '%s\n' '@@vm-up 3.4@@' '@@vm-exit 0@@' >"$d/clean"
+	# The knob kernel, no lockup detector: vm.sh's SysRq dumps at the
+	# deadline, of that freeze and of a guest idle in a sleep.
+	printf '%s\n' '[  303.1] sysrq: Show backtrace of all active CPUs' \
+		'[  303.1] NMI backtrace for cpu 1' \
+		'[  303.1] RIP: 0010:mutex_lock_nested+0x0/0x20' \
+		'[  303.1]  rcu_tasks_one_gp+0x2b/0x400' \
+		'[  303.1] NMI backtrace for cpu 0' \
+		'[  303.1] RIP: 0010:asm_exc_int3+0x0/0x40' \
+		'[  303.1] RIP: 0010:mutex_lock_nested+0x1/0x20' \
+		'[  303.1]  bpf_tracing_prog_attach+0x268/0x520' >"$d/sysrq-int3"
+	printf '%s\n' '[ 42.7] sysrq: Show backtrace of all active CPUs' \
+		'[ 42.7] NMI backtrace for cpu 1' \
+		'[ 42.7] RIP: 0010:native_safe_halt+0xb/0x10' \
+		'[ 42.7] NMI backtrace for cpu 0 skipped: idling at native_safe_halt+0xb/0x10' \
+		>"$d/sysrq-idle"
 	if tcg_text_patch_freeze "$d/frozen" &&
 	   tcg_text_patch_freeze "$d/int3" &&
+	   tcg_text_patch_freeze "$d/sysrq-int3" &&
 	   ! tcg_text_patch_freeze "$d/other" &&
+	   ! tcg_text_patch_freeze "$d/sysrq-idle" &&
 	   ! tcg_text_patch_freeze "$d/clean"; then
 		pass "guest retry: only a freeze inside kernel text patching is retried"
 	else
