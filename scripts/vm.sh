@@ -22,7 +22,7 @@ set -euo pipefail
 . "$(dirname "$0")/tcg-freeze.sh"
 
 usage() {
-	sed -n '4,18s/^# \{0,1\}//p' "$0" >&2
+	sed -n '4,20s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
