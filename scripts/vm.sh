@@ -115,6 +115,15 @@ qemu-system-x86_64 -machine pc -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu 
 	"${qemu_disk[@]}" </dev/null &
 qpid=$!
 
+# console_tail: the console's last lines on stderr, 150 when a hung
+# guest answered SysRq (sysrq_dump), so that its dumps, stacks of both
+# CPUs included, are all in them; else 20.
+console_tail() {
+	local n=20
+	grep -q 'sysrq: Show Blocked State' "$log" && n=150
+	tr -d '\r' <"$log" | tail -n "$n" | sed 's/^/vm:   /' >&2
+}
+
 # Wait for QEMU or the deadline, whichever comes first.  A guest whose
 # command has ended (its status and files are out) gets POWEROFF_GRACE
 # seconds to power off: a kernel wedged on purpose may never manage it,
@@ -128,7 +137,7 @@ give_up() {
 	qpid=
 	echo >&2
 	echo "vm: $* Console log: kept below." >&2
-	tr -d '\r' <"$log" | tail -n "$tail_lines" | sed 's/^/vm:   /' >&2
+	console_tail
 	exit 124
 }
 # sysrq_dump: the console's loglevel raised (SysRq 9: the dumps print at
@@ -142,12 +151,7 @@ sysrq_dump() {
 		sleep 2
 	done
 	sleep 3
-	# Answered: the tail shows the dumps, stacks of both CPUs included.
-	tail -c 65536 "$log" | grep -q 'sysrq: Show Blocked State' &&
-		tail_lines=150
-	return 0
 }
-tail_lines=20
 deadline=$(( $(date +%s) + timeout ))
 grace=${POWEROFF_GRACE:-15}
 poweroff_by= polls=0
@@ -190,7 +194,7 @@ if [ -z "$rc" ]; then
 	why="QEMU exit status $qrc"
 	grep -q 'Kernel panic' "$log" && why="kernel panic"
 	echo "vm: guest died without an exit status ($why). Console log:" >&2
-	tr -d '\r' <"$log" | tail -n 20 | sed 's/^/vm:   /' >&2
+	console_tail
 	exit 125
 fi
 
